@@ -1,0 +1,947 @@
+"""The position and the rules of Sun, Sun-2 and Sun-3 (SPEC sections 2, 3 and 6).
+
+:class:`Board` holds one position, applies moves with :meth:`Board.push` (checking every
+rule and raising :class:`IllegalMoveError` or :class:`AmbiguousMoveError` with a message
+a player understands), undoes them with :meth:`Board.pop`, lists :meth:`Board.legal_moves`
+in canonical form and reports its :meth:`Board.status`. It knows nothing of text files.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from enum import Enum, IntEnum
+from typing import Any
+
+from sunlog.cards import CARDS, Card
+from sunlog.deal import MAX_DEAL, deal_deck, wind_row
+from sunlog.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.moves import End, Move, MoveKind, Place, Target
+
+__all__ = ["RAYS", "Board", "Stage", "Status", "Variant"]
+
+#: Number of rays around the sun, and of deals in stage 1.
+RAYS = 13
+DEALS = 8
+_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+_SUIT_KEYS = ("S", "H", "D", "C")
+
+
+class Variant(Enum):
+    """The three variants of the game."""
+
+    SUN = "sun"
+    SUN2 = "sun-2"
+    SUN3 = "sun-3"
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        """``sun``, ``sun-2`` or ``sun-3`` (case-insensitive)."""
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise ValueError(f"unknown variant {text!r}: expected sun, sun-2 or sun-3") from None
+
+
+class Stage(IntEnum):
+    """The stage of play: 1 sunrise, 2 the sun plays, 3 sunset, then the wind."""
+
+    SUNRISE = 1
+    SUN_PLAYS = 2
+    SUNSET = 3
+    WIND = 4
+
+    @property
+    def json(self) -> int | str:
+        """The stage as the position object writes it: 1, 2, 3 or ``"wind"``."""
+        return "wind" if self is Stage.WIND else int(self)
+
+
+class Status(Enum):
+    """``playing``, ``won`` or ``lost`` as SPEC 3.7 defines them."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+# A reading of a card move: (place, index, pos, card). ``index`` is the ray or cloud number,
+# or the foundation pile's index; ``pos`` the card's list index within its pile.
+_Reading = tuple[Place, int, int, Card]
+# Undo records, tagged by their first item.
+_CARD, _DEAL, _OPEN, _GATHER, _WIND = range(5)
+
+
+class Board:
+    """A position of Sun with its move history.
+
+    Foundations are eight piles: in ``sun`` and ``sun-2`` indexes 0..3 are the aces piles
+    and 4..7 the kings piles of S H D C; in ``sun-3`` 0..3 are the first and 4..7 the
+    second aces piles. Rays and clouds are lists, inner (left) card first.
+    """
+
+    def __init__(
+        self,
+        variant: Variant | str = Variant.SUN,
+        *,
+        deal: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> None:
+        self.variant = variant if isinstance(variant, Variant) else Variant.parse(variant)
+        if deal is not None and not 0 <= deal < MAX_DEAL:
+            raise ValueError(f"a deal number is 0 to 2^64-1, not {deal}")
+        if deck is not None:
+            deck = list(deck)
+            _check_deck(deck)
+            if deal is not None and deck != deal_deck(deal):
+                raise ValueError(f"the Deck tag is not the deck of deal {deal}")
+        elif deal is not None:
+            deck = deal_deck(deal)
+        self.deal_number = deal
+        self._deck: list[Card] | None = deck
+        self._named: list[int] | None = [0] * 52 if deck is None else None
+        self.deals = 0
+        self.rays: list[list[Card]] = [[] for _ in range(RAYS)]
+        self.foundations: list[list[Card]] = [[] for _ in range(8)]
+        self.open_ray: int | None = None
+        self.opened = 0
+        self.gathered = 0
+        self.stage = Stage.SUNRISE
+        self.clouds: list[list[Card]] = []
+        self.wind_row: list[Card] | None = None
+        self.move_stack: list[Move] = []
+        self._undo: list[tuple[Any, ...]] = []
+        self._two_piles = self.variant is Variant.SUN3
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def deck(self) -> list[Card] | None:
+        """The whole stock before the first deal, top first; ``None`` if not known."""
+        return None if self._deck is None else list(self._deck)
+
+    @property
+    def stock(self) -> list[Card] | None:
+        """Cards still in the stock, top first; ``None`` while the deck is unknown."""
+        if self._deck is not None:
+            return self._deck[self.deals * RAYS :]
+        return [] if self.deals == DEALS else None
+
+    @property
+    def move_count(self) -> int:
+        return len(self.move_stack)
+
+    def on_foundations(self) -> int:
+        """How many cards lie on the foundations."""
+        return sum(map(len, self.foundations))
+
+    def is_won(self) -> bool:
+        return self.on_foundations() == 104
+
+    def status(self) -> Status:
+        """``won``, ``lost`` or ``playing`` exactly as SPEC 3.7 defines them."""
+        if self.is_won():
+            return Status.WON
+        if self.stage is not Stage.WIND or self._can_progress():
+            return Status.PLAYING
+        return Status.LOST
+
+    def aces_pile(self, suit: int, which: int = 1) -> list[Card]:
+        """The aces pile of ``suit`` (``which`` 1 or 2 in ``sun-3``)."""
+        return self.foundations[suit + (4 if which == 2 else 0)]
+
+    def kings_pile(self, suit: int) -> list[Card]:
+        """The kings pile of ``suit`` (``sun`` and ``sun-2`` only)."""
+        if self._two_piles:
+            raise ValueError("sun-3 has no kings piles")
+        return self.foundations[suit + 4]
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable key, equal exactly when two positions are equal (history aside)."""
+        stock = self.stock
+        return (
+            self.variant,
+            self.deals,
+            None if stock is None else tuple(stock),
+            tuple(map(tuple, self.rays)),
+            tuple(map(tuple, self.foundations)),
+            self.open_ray,
+            self.opened,
+            self.gathered,
+            self.stage,
+            tuple(map(tuple, self.clouds)),
+            None if self.wind_row is None else tuple(self.wind_row),
+        )
+
+    def copy(self) -> Board:
+        """An independent copy of the position and its history."""
+        other = Board.__new__(Board)
+        other.__dict__.update(self.__dict__)
+        other._deck = self._deck  # never mutated
+        other._named = None if self._named is None else list(self._named)
+        other.rays = [list(r) for r in self.rays]
+        other.foundations = [list(p) for p in self.foundations]
+        other.clouds = [list(c) for c in self.clouds]
+        other.wind_row = None if self.wind_row is None else list(self.wind_row)
+        other.move_stack = list(self.move_stack)
+        other._undo = []
+        replay = Board(self.variant, deal=self.deal_number, deck=self._deck)
+        for move in self.move_stack:
+            replay.push(move)
+        other._undo = _remap_undo(replay, other)
+        return other
+
+    # ------------------------------------------------------------ legal moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move here, in canonical form, without duplicates.
+
+        A deal in a physical game (deck unknown) and a wind without a deal number need
+        their cards named, so they are legal but cannot be listed.
+        """
+        if self.is_won():
+            return []
+        moves = [
+            self._canonical(reading, target, dst)
+            for reading in self._playable()
+            for target, dst in self._targets(reading)
+        ]
+        moves.extend(self._stage_actions())
+        return moves
+
+    def _stage_actions(self) -> Iterator[Move]:
+        if self.deals < DEALS:
+            if self._deck is not None:
+                yield Move.deal()
+            return
+        if self.stage < Stage.SUNSET and self.variant is not Variant.SUN2:
+            for n in range(self.opened + 1, RAYS + 1):
+                yield Move.open(n)
+        if self.stage < Stage.WIND:
+            for n in range(self.gathered + 1, RAYS + 1):
+                yield Move.gather(n)
+                if self.rays[n - 1]:
+                    break
+            else:
+                if self.deal_number is not None:
+                    yield Move.wind()
+
+    def _playable(self) -> Iterator[_Reading]:
+        """Every playable card once per distinct result: (place, index, pos, card)."""
+        for n, ray in enumerate(self.rays, 1):
+            if not ray:
+                continue
+            if n == self.open_ray:
+                outer = None
+                for pos in range(len(ray) - 1, -1, -1):
+                    card = ray[pos]
+                    if card != outer:
+                        yield (Place.RAY, n, pos, card)
+                    outer = card
+            else:
+                yield (Place.RAY, n, len(ray) - 1, ray[-1])
+        for k, cloud in enumerate(self.clouds, 1):
+            yield from _row_ends(Place.CLOUD, k, cloud)
+        if self.wind_row:
+            yield from _row_ends(Place.WIND, 0, self.wind_row)
+        if not self._two_piles:
+            for i, pile in enumerate(self.foundations):
+                if len(pile) > 1:
+                    yield (Place.ACES if i < 4 else Place.KINGS, i, len(pile) - 1, pile[-1])
+
+    def _targets(self, reading: _Reading) -> Iterator[tuple[Target, int]]:
+        """The (target, destination index) pairs where the reading's card may go."""
+        place, _, _, card = reading
+        suit = card // 13
+        found = self.foundations
+        if place is Place.ACES:
+            kings = found[suit + 4]
+            if kings and kings[-1] - 1 == card:
+                yield (Target.KINGS, suit + 4)
+            return
+        if place is Place.KINGS:
+            aces = found[suit]
+            if aces and aces[-1] + 1 == card:
+                yield (Target.ACES, suit)
+            return
+        if self._two_piles:
+            if _fits_aces(found[suit], card):
+                yield (Target.ACES1, suit)
+            if _fits_aces(found[suit + 4], card):
+                yield (Target.ACES2, suit + 4)
+            for n, ray in enumerate(self.rays, 1):
+                if not ray:
+                    yield (Target.RAY, n)
+        else:
+            if _fits_aces(found[suit], card):
+                yield (Target.ACES, suit)
+            if _fits_kings(found[suit + 4], card):
+                yield (Target.KINGS, suit + 4)
+
+    def _canonical(self, reading: _Reading, target: Target, dst: int) -> Move:
+        """The canonical move for a legal (reading, target): SPEC 5.2's writer rules."""
+        place, index, pos, card = reading
+        depth = end = None
+        if place is Place.RAY:
+            ray = self.rays[index - 1]
+            if card in ray[pos + 1 :]:
+                depth = len(ray) - pos
+        elif place is Place.CLOUD or place is Place.WIND:
+            row = self.clouds[index - 1] if place is Place.CLOUD else self.wind_row
+            assert row is not None
+            if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
+                end = End.LEFT if pos == 0 else End.RIGHT
+        else:
+            index = None  # type: ignore[assignment]
+        target_ray = None
+        if target is Target.RAY:
+            target_ray, dst = dst, -1
+        elif target is Target.ACES1 or not _fits_aces(self.foundations[dst - 4], card):
+            target = Target.ACES  # A2 is written only where the first pile would take it too
+        src_index = index if place in (Place.RAY, Place.CLOUD) else None
+        return Move(MoveKind.CARD, src_index, card, place, depth, end, target, target_ray)
+
+    # ---------------------------------------------------------------- pushing
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``push(move)`` would succeed (an ambiguous short form is not legal)."""
+        try:
+            self._resolve(move)
+        except ValueError:
+            return False
+        return True
+
+    def canonical(self, move: Move) -> Move:
+        """The canonical form of a legal move here (raises like :meth:`push` otherwise)."""
+        plan = self._resolve(move)
+        if move.kind is MoveKind.CARD:
+            return self._canonical(*plan)
+        if move.kind is MoveKind.DEAL and self._deck is not None:
+            return Move.deal()
+        if move.kind is MoveKind.WIND and self.deal_number is not None:
+            collected = self._collected()
+            if list(plan[0]) == wind_row(self.deal_number, collected):
+                return Move.wind()
+        return move
+
+    def push(self, move: Move) -> None:
+        """Check ``move`` against every rule and play it."""
+        kind = move.kind
+        if kind is MoveKind.CARD:
+            reading, _target, dst = self._resolve_card(move)
+            self._apply_card(reading, dst)
+        elif kind is MoveKind.DEAL:
+            self._apply_deal(self._resolve_deal(move))
+        elif kind is MoveKind.OPEN:
+            self._check_open(move.index)
+            self._undo.append((_OPEN, self.open_ray, self.opened, self.stage))
+            self.open_ray = self.opened = move.index
+            self.stage = Stage.SUN_PLAYS
+        elif kind is MoveKind.GATHER:
+            self._check_gather(move.index)
+            self._apply_gather(move.index)
+        else:
+            self._apply_wind(self._resolve_wind(move))
+        self.move_stack.append(move)
+
+    def push_text(self, text: str) -> Move:
+        """Parse ``text`` as one move, push it and return the parsed move."""
+        move = Move.parse(text)
+        self.push(move)
+        return move
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        if not self._undo:
+            raise IndexError("pop from a board with no moves")
+        record = self._undo.pop()
+        tag = record[0]
+        if tag == _CARD:
+            _, src, pos, dst = record
+            src.insert(pos, dst.pop())
+        elif tag == _DEAL:
+            _, cards = record
+            for ray in self.rays:
+                ray.pop()
+            if self._named is not None:
+                for card in cards:
+                    self._named[card] -= 1
+            self.deals -= 1
+        elif tag == _OPEN:
+            _, self.open_ray, self.opened, self.stage = record
+        elif tag == _GATHER:
+            _, n, cards, dealt, cloud, self.open_ray, self.gathered, self.stage = record
+            for i in range(dealt):
+                self.rays[n + i].pop()
+            if cloud:
+                self.clouds.pop()
+            self.rays[n - 1].extend(cards)
+        else:
+            _, clouds, rays, self.stage = record
+            for cloud, cards in zip(self.clouds, clouds, strict=True):
+                cloud.extend(cards)
+            for ray, cards in zip(self.rays, rays, strict=True):
+                ray.extend(cards)
+            self.wind_row = None
+        return self.move_stack.pop()
+
+    def _resolve(self, move: Move) -> tuple[Any, ...]:
+        """Check a move without playing it; return what is needed to apply it."""
+        kind = move.kind
+        if kind is MoveKind.CARD:
+            return self._resolve_card(move)
+        if kind is MoveKind.DEAL:
+            return (self._resolve_deal(move),)
+        if kind is MoveKind.OPEN:
+            self._check_open(move.index)
+        elif kind is MoveKind.GATHER:
+            self._check_gather(move.index)
+        else:
+            return (self._resolve_wind(move),)
+        return ()
+
+    # ---------------------------------------------------------- stage actions
+
+    def _not_over(self, what: str) -> None:
+        if self.is_won():
+            raise IllegalMoveError("the game is won: no move is legal")
+        if self.deals < DEALS:
+            left = DEALS - self.deals
+            raise IllegalMoveError(
+                f"{what} is possible only after the 8th deal ({self.deals} made, {left} to go)"
+            )
+
+    def _resolve_deal(self, move: Move) -> list[Card]:
+        if self.deals >= DEALS:
+            raise IllegalMoveError("all 8 deals have been made")
+        named = move.cards
+        if named is not None and len(named) != RAYS:
+            raise IllegalMoveError(f"a deal names 13 cards, one per ray, not {len(named)}")
+        deal_no = self.deals + 1
+        if self._deck is not None:
+            cards = self._deck[self.deals * RAYS : deal_no * RAYS]
+            if named is not None and list(named) != cards:
+                i = next(i for i in range(RAYS) if named[i] != cards[i])
+                raise IllegalMoveError(
+                    f"deal {deal_no} names {named[i]} for ray {i + 1}, but the deck deals "
+                    f"{cards[i]} there (this deal is {' '.join(map(str, cards))})"
+                )
+            return cards
+        if named is None:
+            raise IllegalMoveError(
+                "the deck is not known (no Deal or Deck tag): name the 13 cards dealt"
+            )
+        assert self._named is not None
+        counts = Counter(named)
+        for card, count in counts.items():
+            if self._named[card] + count > 2:
+                raise IllegalMoveError(
+                    f"deal {deal_no} names a third {card}: there are only two of each card"
+                )
+        return list(named)
+
+    def _apply_deal(self, cards: list[Card]) -> None:
+        for ray, card in zip(self.rays, cards, strict=True):
+            ray.append(card)
+        if self._named is not None:
+            for card in cards:
+                self._named[card] += 1
+        self.deals += 1
+        self._undo.append((_DEAL, cards))
+
+    def _check_open(self, n: int | None) -> None:
+        assert n is not None
+        if self.variant is Variant.SUN2:
+            raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened")
+        self._not_over("open")
+        _check_ray_number(n)
+        if self.stage is Stage.WIND:
+            raise IllegalMoveError("no ray can be opened after the wind")
+        if self.stage is Stage.SUNSET:
+            raise IllegalMoveError("no ray can be opened once stage 3 (gathering) has begun")
+        if n <= self.opened:
+            done = "opened" if n == self.opened else "passed over"
+            raise IllegalMoveError(
+                f"open {n}: rays are opened left to right, ray {self.opened} was opened "
+                f"and ray {n} was {done}; open a ray from {self.opened + 1} to 13"
+            )
+
+    def _check_gather(self, n: int | None) -> None:
+        assert n is not None
+        self._not_over("gather")
+        _check_ray_number(n)
+        if self.stage is Stage.WIND:
+            raise IllegalMoveError("no ray can be gathered after the wind")
+        if n <= self.gathered:
+            raise IllegalMoveError(
+                f"gather {n}: ray {n} has already been gathered or passed over "
+                f"(rays are gathered in order; ray {self.gathered} was the last)"
+            )
+        for m in range(self.gathered + 1, n):
+            if self.rays[m - 1]:
+                raise IllegalMoveError(
+                    f"gather {n}: ray {m} has not been gathered (gather {m} first)"
+                )
+
+    def _apply_gather(self, n: int) -> None:
+        ray = self.rays[n - 1]
+        cards = ray[:]
+        ray.clear()
+        room = RAYS - n
+        dealt = min(room, len(cards))
+        for i in range(dealt):
+            self.rays[n + i].append(cards[i])
+        cloud = len(cards) > room
+        if cloud:
+            self.clouds.append(cards[room:])
+        self._undo.append(
+            (_GATHER, n, cards, dealt, cloud, self.open_ray, self.gathered, self.stage)
+        )
+        self.gathered = n
+        self.open_ray = None
+        self.stage = Stage.SUNSET
+
+    def _collected(self) -> list[Card]:
+        """The cards the wind collects: clouds in order, left to right, then rays 1..13."""
+        return [c for cloud in self.clouds for c in cloud] + [c for ray in self.rays for c in ray]
+
+    def _resolve_wind(self, move: Move) -> list[Card]:
+        if self.is_won():
+            raise IllegalMoveError("the game is won: no move is legal")
+        if self.stage is Stage.WIND:
+            raise IllegalMoveError("the wind blows only once, and it has blown")
+        self._not_over("the wind")
+        waiting = [n for n in range(self.gathered + 1, RAYS + 1) if self.rays[n - 1]]
+        if waiting:
+            raise IllegalMoveError(
+                f"the wind comes after every ray is gathered or empty: ray {waiting[0]} "
+                f"has not been gathered (gather {waiting[0]} next)"
+            )
+        collected = self._collected()
+        if move.cards is None:
+            if self.deal_number is None:
+                raise IllegalMoveError(
+                    "this game has no Deal tag, so the wind row must be named: "
+                    f"wind followed by the {len(collected)} cards, left to right"
+                )
+            return wind_row(self.deal_number, collected)
+        row = list(move.cards)
+        if Counter(row) != Counter(collected):
+            missing = Counter(collected) - Counter(row)
+            extra = Counter(row) - Counter(collected)
+            parts = [f"the wind row must hold exactly the {len(collected)} collected cards"]
+            if missing:
+                parts.append("missing " + " ".join(map(str, sorted(missing.elements()))))
+            if extra:
+                parts.append("not collected " + " ".join(map(str, sorted(extra.elements()))))
+            raise IllegalMoveError("; ".join(parts))
+        return row
+
+    def _apply_wind(self, row: list[Card]) -> None:
+        clouds = [cloud[:] for cloud in self.clouds]
+        rays = [ray[:] for ray in self.rays]
+        for pile in self.clouds:
+            pile.clear()
+        for pile in self.rays:
+            pile.clear()
+        self._undo.append((_WIND, clouds, rays, self.stage))
+        self.wind_row = row
+        self.stage = Stage.WIND
+
+    # ------------------------------------------------------------- card moves
+
+    def _apply_card(self, reading: _Reading, dst: list[Card]) -> None:
+        place, index, pos, _ = reading
+        src = self._pile(place, index)
+        dst.append(src.pop(pos))
+        self._undo.append((_CARD, src, pos, dst))
+
+    def _pile(self, place: Place, index: int) -> list[Card]:
+        if place is Place.RAY:
+            return self.rays[index - 1]
+        if place is Place.CLOUD:
+            return self.clouds[index - 1]
+        if place is Place.WIND:
+            assert self.wind_row is not None
+            return self.wind_row
+        return self.foundations[index]
+
+    def _resolve_card(self, move: Move) -> tuple[_Reading, Target, list[Card]]:
+        """Find the one reading of a card move, or explain why there is none or several."""
+        if self.deals == 0:
+            raise IllegalMoveError("nothing can be played before the first deal")
+        if self.is_won():
+            raise IllegalMoveError("the game is won: no move is legal")
+        readings = self._readings(move)
+        legal: list[tuple[_Reading, Target, list[Card]]] = []
+        first_error: IllegalMoveError | None = None
+        for reading in readings:
+            try:
+                target, dst = self._destination(reading, move)
+            except IllegalMoveError as exc:
+                first_error = first_error or exc
+                continue
+            legal.append((reading, target, dst))
+        if not legal:
+            assert first_error is not None
+            raise first_error
+        if len(legal) > 1:
+            self._check_same_result(move, legal)
+        return legal[0]
+
+    def _check_same_result(
+        self, move: Move, legal: list[tuple[_Reading, Target, list[Card]]]
+    ) -> None:
+        """SPEC 5.2: a short form stands only when every reading gives the same position."""
+        keys = set()
+        forms = []
+        for reading, target, dst in legal:
+            index = self.foundations.index(dst) if target is not Target.RAY else dst
+            forms.append(str(self._full_form(reading, target, index)))
+            self._apply_card(reading, dst)
+            keys.add(self.key())
+            self._undo.pop()
+            dst.pop()
+            self._pile(reading[0], reading[1]).insert(reading[2], reading[3])
+        if len(keys) > 1:
+            unique = tuple(dict.fromkeys(forms))
+            raise AmbiguousMoveError(
+                f"{move} can be read {len(unique)} ways with different results: "
+                f"write {' or '.join(unique)}",
+                unique,
+            )
+
+    def _full_form(self, reading: _Reading, target: Target, dst: int) -> Move:
+        """The long form of a reading, with every position written (for error messages)."""
+        move = self._canonical(reading, target, dst)
+        place, _, pos, _ = reading
+        if place is Place.RAY:
+            return move._replace(depth=len(self.rays[reading[1] - 1]) - pos)
+        if place is Place.CLOUD or place is Place.WIND:
+            return move._replace(end=End.LEFT if pos == 0 else End.RIGHT)
+        return move
+
+    def _readings(self, move: Move) -> list[_Reading]:
+        """The playable cards a written source and card can mean (target not yet checked)."""
+        source, card = move.source, move.card
+        if source is None:
+            assert card is not None
+            found = [r for r in self._playable() if r[3] == card]
+            if not found:
+                raise IllegalMoveError(f"no {card} is playable here: {self._playable_summary()}")
+            return found
+        if source is Place.RAY:
+            return self._ray_readings(move)
+        if source is Place.CLOUD or source is Place.WIND:
+            return self._row_readings(move)
+        return self._foundation_readings(move)
+
+    def _ray_readings(self, move: Move) -> list[_Reading]:
+        n, card, depth = move.index, move.card, move.depth
+        assert n is not None
+        _check_ray_number(n)
+        ray = self.rays[n - 1]
+        if not ray:
+            raise IllegalMoveError(f"ray {n} is empty")
+        is_open = n == self.open_ray
+        if depth is not None:
+            if depth < 1 or depth > len(ray):
+                raise IllegalMoveError(
+                    f"ray {n} holds {_cards(len(ray))}, so it has no card {depth}"
+                )
+            if depth > 1 and not is_open:
+                raise IllegalMoveError(
+                    f"only the outer card of ray {n} ({ray[-1]}) is playable: "
+                    + self._open_ray_note()
+                )
+            pos = len(ray) - depth
+            if card is not None and ray[pos] != card:
+                where = f"ray {n}'s outer card" if depth == 1 else f"card {depth} of ray {n}"
+                raise IllegalMoveError(f"{where} is {ray[pos]}, not {card}")
+            return [(Place.RAY, n, pos, ray[pos])]
+        if card is None:
+            if is_open:
+                return [r for r in self._playable() if r[0] is Place.RAY and r[1] == n]
+            return [(Place.RAY, n, len(ray) - 1, ray[-1])]
+        if ray[-1] == card:
+            return [(Place.RAY, n, len(ray) - 1, card)]
+        if not is_open:
+            raise IllegalMoveError(f"ray {n}'s outer card is {ray[-1]}, not {card}")
+        for pos in range(len(ray) - 2, -1, -1):
+            if ray[pos] == card:
+                return [(Place.RAY, n, pos, card)]
+        raise IllegalMoveError(f"ray {n}, the open ray, holds no {card}")
+
+    def _row_readings(self, move: Move) -> list[_Reading]:
+        card, end = move.card, move.end
+        if move.source is Place.CLOUD:
+            k = move.index
+            assert k is not None
+            if not 1 <= k <= len(self.clouds):
+                have = f"there are {len(self.clouds)}" if self.clouds else "none has been made"
+                raise IllegalMoveError(f"there is no cloud {k}: {have}")
+            row, name, place = self.clouds[k - 1], f"cloud {k}", Place.CLOUD
+        else:
+            if self.wind_row is None:
+                raise IllegalMoveError("there is no wind row: the wind has not blown")
+            k, row, name, place = 0, self.wind_row, "the wind row", Place.WIND
+        if not row:
+            raise IllegalMoveError(f"{name} is empty")
+        if end is not None:
+            pos = 0 if end is End.LEFT else len(row) - 1
+            if card is not None and row[pos] != card:
+                side = "left" if end is End.LEFT else "right"
+                raise IllegalMoveError(f"the {side} end of {name} is {row[pos]}, not {card}")
+            return [(place, k, pos, row[pos])]
+        ends = [(place, k, 0, row[0])]
+        if len(row) > 1:
+            ends.append((place, k, len(row) - 1, row[-1]))
+        if card is None:
+            return ends
+        found = [r for r in ends if r[3] == card]
+        if not found:
+            shown = f"ends are {row[0]} and {row[-1]}" if len(row) > 1 else f"only card is {row[0]}"
+            raise IllegalMoveError(f"{name}'s {shown}, not {card}")
+        return found
+
+    def _foundation_readings(self, move: Move) -> list[_Reading]:
+        if self._two_piles:
+            raise IllegalMoveError("cards on the foundations are never playable in sun-3")
+        place, card = move.source, move.card
+        base = 0 if place is Place.ACES else 4
+        kind = "aces" if place is Place.ACES else "kings"
+        assert place is not None
+        if card is None:
+            found = [
+                (place, base + s, len(p) - 1, p[-1])
+                for s in range(4)
+                if len(p := self.foundations[base + s]) > 1
+            ]
+            if not found:
+                raise IllegalMoveError(f"no {kind} pile has a card that can move")
+            return found
+        suit = card // 13
+        pile = self.foundations[base + suit]
+        name = f"the {kind} pile of {_SUIT_NAMES[suit]}"
+        if not pile:
+            raise IllegalMoveError(f"{name} is empty")
+        if pile[-1] != card:
+            raise IllegalMoveError(f"{name} is topped by {pile[-1]}, not {card}")
+        if len(pile) == 1:
+            raise IllegalMoveError(f"{card} is the base of {name}, and a base never moves")
+        return [(place, base + suit, len(pile) - 1, card)]
+
+    def _destination(self, reading: _Reading, move: Move) -> tuple[Target, list[Card]]:
+        """Where the written target puts this reading's card, or why it cannot."""
+        target = move.target
+        place, _, _, card = reading
+        suit = card // 13
+        found = self.foundations
+        if target is Target.RAY:
+            if not self._two_piles:
+                raise IllegalMoveError(
+                    "cards go onto rays only in sun-3 (temporary places); "
+                    f"this game is {self.variant.value}"
+                )
+            n = move.target_ray
+            assert n is not None
+            _check_ray_number(n)
+            ray = self.rays[n - 1]
+            if ray:
+                raise IllegalMoveError(
+                    f"ray {n} is not empty (its outer card is {ray[-1]}): "
+                    "a card may be parked only on an empty ray"
+                )
+            return target, ray
+        if target is Target.KINGS:
+            if self._two_piles:
+                raise IllegalMoveError("sun-3 has no kings piles: write A, A1 or A2")
+            pile = found[suit + 4]
+            if place is Place.KINGS:
+                raise IllegalMoveError(f"{card} is already on its kings pile")
+            if place is Place.ACES and not pile:
+                raise IllegalMoveError(
+                    f"the kings pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
+                    "an empty pile from another foundation"
+                )
+            if not _fits_kings(pile, card):
+                raise IllegalMoveError(_misfit(card, pile, "kings"))
+            return target, pile
+        if self._two_piles:
+            if target is Target.ACES:
+                for pile in (found[suit], found[suit + 4]):
+                    if _fits_aces(pile, card):
+                        return target, pile
+                tops = " and ".join(str(p[-1]) if p else "empty" for p in found[suit::4])
+                raise IllegalMoveError(
+                    f"{card} fits neither aces pile of {_SUIT_NAMES[suit]} (tops: {tops})"
+                )
+            pile = found[suit if target is Target.ACES1 else suit + 4]
+            if not _fits_aces(pile, card):
+                which = "first" if target is Target.ACES1 else "second"
+                raise IllegalMoveError(_misfit(card, pile, "aces", which))
+            return target, pile
+        if target is not Target.ACES:
+            raise IllegalMoveError(
+                f"A1 and A2 name the two aces piles of sun-3; in {self.variant.value} write A"
+            )
+        pile = found[suit]
+        if place is Place.ACES:
+            raise IllegalMoveError(f"{card} is already on its aces pile")
+        if place is Place.KINGS and not pile:
+            raise IllegalMoveError(
+                f"the aces pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
+                "an empty pile from another foundation"
+            )
+        if not _fits_aces(pile, card):
+            raise IllegalMoveError(_misfit(card, pile, "aces"))
+        return target, pile
+
+    def _open_ray_note(self) -> str:
+        if self.open_ray is None:
+            return "no ray is open"
+        return f"the open ray is ray {self.open_ray}"
+
+    def _playable_summary(self) -> str:
+        cards = sorted(
+            {str(r[3]) for r in self._playable() if r[0] not in (Place.ACES, Place.KINGS)}
+        )
+        return "the playable cards are " + " ".join(cards) if cards else "no card is playable"
+
+    # ------------------------------------------------------------------ status
+
+    def _can_progress(self) -> bool:
+        """After the wind: can any card off the foundations still reach one? (SPEC 3.7)"""
+        row = self.wind_row or []
+        cards = [ray[-1] for ray in self.rays if ray]
+        for cloud in self.clouds:
+            if cloud:
+                cards += (cloud[0], cloud[-1])
+        found = self.foundations
+        if self._two_piles:
+            free = sum(1 for ray in self.rays if not ray)
+            cards += row[: free + 1] + row[max(0, len(row) - free - 1) :]
+            return any(
+                _fits_aces(found[c // 13], c) or _fits_aces(found[c // 13 + 4], c) for c in cards
+            )
+        if row:
+            cards += (row[0], row[-1])
+        for card in cards:
+            aces, kings = found[card // 13], found[card // 13 + 4]
+            if aces and kings and kings[-1] == aces[-1] + 1:
+                return True  # shifting between the two piles lets any card of the suit on
+            if _fits_aces(aces, card) or _fits_kings(kings, card):
+                return True
+        return False
+
+    # -------------------------------------------------------------------- JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The position object of SPEC 6."""
+        names = _card_names
+        found = self.foundations
+        if self._two_piles:
+            foundations: dict[str, Any] = {
+                "aces": {
+                    k: [names(found[s]), names(found[s + 4])] for s, k in enumerate(_SUIT_KEYS)
+                }
+            }
+        else:
+            foundations = {
+                "aces": {k: names(found[s]) for s, k in enumerate(_SUIT_KEYS)},
+                "kings": {k: names(found[s + 4]) for s, k in enumerate(_SUIT_KEYS)},
+            }
+        stock = self.stock
+        return {
+            "variant": self.variant.value,
+            "deal": self.deal_number,
+            "stage": self.stage.json,
+            "move_count": self.move_count,
+            "deals": self.deals,
+            "stock": None if stock is None else names(stock),
+            "rays": [names(ray) for ray in self.rays],
+            "open_ray": self.open_ray,
+            "clouds": [names(cloud) for cloud in self.clouds],
+            "wind_row": None if self.wind_row is None else names(self.wind_row),
+            "foundations": foundations,
+            "status": self.status().value,
+        }
+
+    def __repr__(self) -> str:
+        deal = f", deal={self.deal_number}" if self.deal_number is not None else ""
+        return f"<Board {self.variant.value}{deal} after {self.move_count} moves>"
+
+
+def _card_names(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _fits_aces(pile: list[Card], card: int) -> bool:
+    """An aces pile takes an ace when empty, else the next card of its suit up."""
+    return pile[-1] + 1 == card if pile else card % 13 == 0
+
+
+def _fits_kings(pile: list[Card], card: int) -> bool:
+    """A kings pile takes a king when empty, else the next card of its suit down."""
+    return pile[-1] - 1 == card if pile else card % 13 == 12
+
+
+def _misfit(card: Card, pile: list[Card], kind: str, which: str = "") -> str:
+    suit = _SUIT_NAMES[card // 13]
+    name = f"the {which + ' ' if which else ''}{kind} pile of {suit}"
+    if not pile:
+        base = "an ace" if kind == "aces" else "a king"
+        return f"{card} cannot start {name}: an empty pile takes only {base}"
+    top = pile[-1]
+    step = 1 if kind == "aces" else -1
+    if (kind == "aces" and top % 13 == 12) or (kind == "kings" and top % 13 == 0):
+        return f"{card} cannot go onto {name}: the pile is complete"
+    return f"{card} cannot go onto {name}: its top is {top}, so it takes {CARDS[top + step]}"
+
+
+def _row_ends(place: Place, index: int, row: list[Card]) -> Iterator[_Reading]:
+    """The playable ends of a cloud or the wind row, once per distinct result."""
+    if not row:
+        return
+    yield (place, index, 0, row[0])
+    if len(row) > 1 and (row[0] != row[-1] or row.count(row[0]) != len(row)):
+        yield (place, index, len(row) - 1, row[-1])
+
+
+def _check_ray_number(n: int) -> None:
+    if not 1 <= n <= RAYS:
+        raise IllegalMoveError(f"there is no ray {n}: rays are numbered 1 to 13")
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _check_deck(deck: list[Card]) -> None:
+    if len(deck) != 104:
+        raise ValueError(f"a deck has 104 cards, not {len(deck)}")
+    counts = Counter(deck)
+    wrong = sorted(c for c in CARDS if counts[c] != 2)
+    if wrong:
+        details = ", ".join(f"{c} ×{counts[c]}" for c in wrong[:6])
+        raise ValueError(f"a deck holds every card exactly twice; here: {details}")
+
+
+def _remap_undo(source: Board, target: Board) -> list[tuple[Any, ...]]:
+    """Undo records of ``source`` rewritten to point at ``target``'s lists."""
+    mapping: dict[int, list[Card]] = {}
+    for a, b in zip(source.rays, target.rays, strict=True):
+        mapping[id(a)] = b
+    for a, b in zip(source.foundations, target.foundations, strict=True):
+        mapping[id(a)] = b
+    for a, b in zip(source.clouds, target.clouds, strict=True):
+        mapping[id(a)] = b
+    if source.wind_row is not None and target.wind_row is not None:
+        mapping[id(source.wind_row)] = target.wind_row
+    records = []
+    for record in source._undo:
+        if record[0] == _CARD:
+            records.append((_CARD, mapping[id(record[1])], record[2], mapping[id(record[3])]))
+        else:
+            records.append(record)
+    return records

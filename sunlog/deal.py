@@ -1,0 +1,56 @@
+"""Deal numbers: SplitMix64, the Fisher–Yates deal and the wind shuffle (SPEC section 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sunlog.cards import DECK_ORDER, Card
+
+__all__ = ["MAX_DEAL", "SplitMix64", "deal_deck", "shuffle", "wind_row"]
+
+_MASK = (1 << 64) - 1
+#: Deal numbers are 0 <= N < MAX_DEAL.
+MAX_DEAL = 1 << 64
+
+
+class SplitMix64:
+    """The SplitMix64 generator with a 64-bit state, exactly as SPEC 4.2 gives it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        if not 0 <= state < MAX_DEAL:
+            raise ValueError(f"a deal number is 0 to 2^64-1, not {state}")
+        self.state = state
+
+    def next(self) -> int:
+        """Draw the next 64-bit value."""
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+
+def shuffle(items: list[Card], rng: SplitMix64) -> None:
+    """Fisher–Yates in place: for i from len-1 down to 1, swap items[i] and items[draw % (i+1)]."""
+    draw = rng.next
+    for i in range(len(items) - 1, 0, -1):
+        j = draw() % (i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def deal_deck(number: int) -> list[Card]:
+    """The 104-card stock of deal ``number``, top of the stock first."""
+    deck = list(DECK_ORDER)
+    shuffle(deck, SplitMix64(number))
+    return deck
+
+
+def wind_row(number: int, collected: Sequence[Card]) -> list[Card]:
+    """The wind row of deal ``number``: ``collected`` shuffled by the generator after 103 draws."""
+    rng = SplitMix64(number)
+    for _ in range(len(DECK_ORDER) - 1):
+        rng.next()
+    row = list(collected)
+    shuffle(row, rng)
+    return row

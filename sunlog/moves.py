@@ -1,0 +1,203 @@
+"""Move values and their notation (SPEC 5.2): ``deal``, ``open 3``, ``r5:QD>K``...
+
+A :class:`Move` is what a player wrote: short forms leave the source or the card out.
+The board resolves a written move against a position and gives its canonical form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from enum import Enum
+from typing import NamedTuple
+
+from sunlog.cards import Card
+from sunlog.errors import InvalidMoveError
+
+__all__ = ["CARD_MOVE_RE", "End", "Move", "MoveKind", "Place", "Target"]
+
+
+class MoveKind(Enum):
+    """What a move does: a stage action or a card move."""
+
+    DEAL = "deal"
+    OPEN = "open"
+    GATHER = "gather"
+    WIND = "wind"
+    CARD = "card"
+
+
+class Place(Enum):
+    """Where a card move takes its card from."""
+
+    RAY = "r"
+    CLOUD = "c"
+    WIND = "w"
+    ACES = "A"
+    KINGS = "K"
+
+
+class End(Enum):
+    """An end of a cloud or of the wind row."""
+
+    LEFT = "L"
+    RIGHT = "R"
+
+
+class Target(Enum):
+    """Where a card move puts its card."""
+
+    ACES = "A"
+    ACES1 = "A1"
+    ACES2 = "A2"
+    KINGS = "K"
+    RAY = "r"
+
+
+_CARD = r"(?:10|[2-9AJQKT])[SHDC♠♥♦♣♤♡♢♧]"
+#: One card move token, case-insensitive, with named groups for each field.
+CARD_MOVE_RE = re.compile(
+    rf"""(?:
+        (?:r(?P<ray>\d+)(?:\.(?P<depth>\d+))?
+          |c(?P<cloud>\d+)(?:\.(?P<cend>[LR]))?
+          |w(?:\.(?P<wend>[LR]))?
+          |(?P<pile>[AK])
+        )(?::(?P<card>{_CARD}))?
+      |(?P<bare>{_CARD})
+    )>(?P<target>A[12]?|K|r(?P<tray>\d+))""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_TARGETS = {"A": Target.ACES, "A1": Target.ACES1, "A2": Target.ACES2, "K": Target.KINGS}
+
+
+class Move(NamedTuple):
+    """A move as written; fields a short form leaves out are ``None``.
+
+    ``index`` is the ray of ``open``/``gather``, or the ray or cloud a card is taken from.
+    ``depth`` counts from a ray's outer end (1 = outer); ``end`` picks a cloud's or the
+    wind row's end. ``cards`` are the cards named by ``deal`` or ``wind``.
+    """
+
+    kind: MoveKind
+    index: int | None = None
+    card: Card | None = None
+    source: Place | None = None
+    depth: int | None = None
+    end: End | None = None
+    target: Target | None = None
+    target_ray: int | None = None
+    cards: tuple[Card, ...] | None = None
+
+    @classmethod
+    def deal(cls, cards: Sequence[Card] | None = None) -> Move:
+        """A stage-1 deal, optionally naming the 13 cards dealt (ray 1 first)."""
+        return cls(MoveKind.DEAL, cards=None if cards is None else tuple(cards))
+
+    @classmethod
+    def open(cls, ray: int) -> Move:
+        """Stage 2: open ray ``ray``."""
+        return cls(MoveKind.OPEN, index=ray)
+
+    @classmethod
+    def gather(cls, ray: int) -> Move:
+        """Stage 3: gather ray ``ray`` and deal it out."""
+        return cls(MoveKind.GATHER, index=ray)
+
+    @classmethod
+    def wind(cls, cards: Sequence[Card] | None = None) -> Move:
+        """The wind, optionally naming its row left to right."""
+        return cls(MoveKind.WIND, cards=None if cards is None else tuple(cards))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse ``deal [C1..C13]``, ``open N``, ``gather N``, ``wind [C..]`` or a card move."""
+        words = text.split()
+        if not words:
+            raise InvalidMoveError("empty move")
+        head = words[0].lower()
+        if head in ("deal", "wind"):
+            cards = None
+            if len(words) > 1:
+                try:
+                    cards = tuple(Card.parse(w) for w in words[1:])
+                except ValueError as exc:
+                    raise InvalidMoveError(str(exc)) from None
+            return cls.deal(cards) if head == "deal" else cls.wind(cards)
+        if head in ("open", "gather"):
+            if len(words) != 2 or not words[1].isdigit():
+                raise InvalidMoveError(f"expected a ray number after {head!r}")
+            n = int(words[1])
+            return cls.open(n) if head == "open" else cls.gather(n)
+        if len(words) != 1:
+            raise InvalidMoveError(f"a card move is one token without spaces: {text!r}")
+        return cls.parse_card_move(words[0])
+
+    @classmethod
+    def parse_card_move(cls, token: str) -> Move:
+        """Parse a card move token such as ``r3.4:9S>A``, ``QH>K`` or ``c2>A``."""
+        m = CARD_MOVE_RE.fullmatch(token)
+        if m is None:
+            raise InvalidMoveError(f"not a move: {token!r}")
+        g = m.group
+        card_text = g("card") or g("bare")
+        card = Card.parse(card_text) if card_text else None
+        source: Place | None
+        index = depth = None
+        end = None
+        if g("ray") is not None:
+            source, index = Place.RAY, int(g("ray"))
+            depth = int(g("depth")) if g("depth") is not None else None
+        elif g("cloud") is not None:
+            source, index = Place.CLOUD, int(g("cloud"))
+            end = End(g("cend").upper()) if g("cend") else None
+        elif g("bare") is not None:
+            source = None
+        elif g("pile") is not None:
+            source = Place.ACES if g("pile").upper() == "A" else Place.KINGS
+        else:
+            source = Place.WIND
+            end = End(g("wend").upper()) if g("wend") else None
+        tgt = g("target").upper()
+        if g("tray") is not None:
+            target, target_ray = Target.RAY, int(g("tray"))
+        else:
+            target, target_ray = _TARGETS[tgt], None
+        return cls(MoveKind.CARD, index, card, source, depth, end, target, target_ray)
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind is MoveKind.CARD:
+            return self._card_text()
+        if kind is MoveKind.OPEN or kind is MoveKind.GATHER:
+            return f"{kind.value} {self.index}"
+        if self.cards is None:
+            return kind.value
+        return " ".join([kind.value, *map(str, self.cards)])
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    def _card_text(self) -> str:
+        source = self.source
+        if source is None:
+            text = ""
+        else:
+            if source is Place.RAY or source is Place.CLOUD:
+                text = f"{source.value}{self.index}"
+            else:
+                text = source.value
+            if self.depth is not None:
+                text += f".{self.depth}"
+            elif self.end is not None:
+                text += f".{self.end.value}"
+        if self.card is not None:
+            text = f"{text}:{self.card}" if text else str(self.card)
+        if self.target is Target.RAY:
+            return f"{text}>r{self.target_ray}"
+        assert self.target is not None
+        return f"{text}>{self.target.value}"
+
+    @property
+    def is_stage_action(self) -> bool:
+        """``deal``, ``open``, ``gather`` and ``wind`` are stage actions."""
+        return self.kind is not MoveKind.CARD

@@ -1,0 +1,84 @@
+"""Files that ship with sunlog: the notation grammar and the JSON schemas.
+
+In an installed wheel the grammar is ``sunlog/grammar/sun.lark``; in a source
+checkout or an editable install it is ``grammar/sun.lark`` at the top of the
+repository, beside the package directory. The schemas are package data in
+``sunlog/schemas/<name>.json`` either way.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["grammar_path", "grammar_text", "schema"]
+
+PACKAGE = "sunlog"
+GRAMMAR_FILE = "sun.lark"
+
+_SCHEMA_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+def _packaged_grammar() -> Traversable:
+    """The grammar's place inside the installed package (it may not exist)."""
+    return resources.files(PACKAGE) / "grammar" / GRAMMAR_FILE
+
+
+def _checkout_grammar() -> Path:
+    """The grammar's place in a source checkout: ``<repo>/grammar/sun.lark``."""
+    return Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_FILE
+
+
+@functools.cache
+def grammar_path() -> Path:
+    """Return the path of ``sun.lark``, preferring the copy inside the package.
+
+    Raises :class:`FileNotFoundError` when neither the packaged copy nor the
+    source checkout's ``grammar/sun.lark`` exists.
+    """
+    packaged = _packaged_grammar()
+    if isinstance(packaged, Path) and packaged.is_file():
+        return packaged
+    checkout = _checkout_grammar()
+    if checkout.is_file():
+        return checkout
+    raise FileNotFoundError(
+        f"cannot find {GRAMMAR_FILE}: looked for {packaged} (installed package) "
+        f"and {checkout} (source checkout)"
+    )
+
+
+@functools.cache
+def grammar_text() -> str:
+    """Return the text of the ``.sun`` notation grammar (Lark syntax)."""
+    packaged = _packaged_grammar()
+    if packaged.is_file():
+        # Also covers packages imported from a zip file, which have no real path.
+        return packaged.read_text(encoding="utf-8")
+    return grammar_path().read_text(encoding="utf-8")
+
+
+@functools.cache
+def _schema_text(name: str) -> str:
+    return (resources.files(PACKAGE) / "schemas" / f"{name}.json").read_text(encoding="utf-8")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """Return the JSON Schema ``sunlog/schemas/<name>.json`` as a fresh dict.
+
+    ``name`` is the file name without ``.json`` (a trailing ``.json`` is
+    tolerated). Raises :class:`ValueError` for a name that is not a plain file
+    name and :class:`FileNotFoundError` for an unknown schema.
+    """
+    name = name.removesuffix(".json")
+    if not _SCHEMA_NAME.fullmatch(name) or ".." in name:
+        raise ValueError(f"not a schema name: {name!r}")
+    loaded = json.loads(_schema_text(name))
+    if not isinstance(loaded, dict):
+        raise ValueError(f"schema {name!r} is not a JSON object")
+    return loaded
