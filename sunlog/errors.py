@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-__all__ = ["AmbiguousMoveError", "IllegalMoveError", "InvalidMoveError"]
+__all__ = [
+    "AmbiguousMoveError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "LogError",
+    "LogRuleError",
+    "LogSyntaxError",
+]
 
 
 class InvalidMoveError(ValueError):
@@ -20,3 +27,60 @@ class AmbiguousMoveError(ValueError):
         super().__init__(message)
         #: The longer forms, one per reading, that the player could write instead.
         self.candidates = candidates
+
+
+class LogError(ValueError):
+    """A log that cannot be read or replayed, with where it went wrong.
+
+    ``game`` is the game's 1-based index in its file, ``move`` the 1-based index of the
+    move at fault (``None`` when the fault is in the tags or the result), ``line`` and
+    ``column`` 1-based, ``text`` the move as written. ``path`` is filled in by callers
+    that know the file.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        move: int | None = None,
+        text: str | None = None,
+        game: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.move = move
+        self.text = text
+        self.game = game
+        self.path = path
+
+    def __str__(self) -> str:
+        where = ":".join(str(p) for p in (self.path, self.line, self.column) if p is not None)
+        what = ""
+        if self.move is not None:
+            what = f"move {self.move}"
+            if self.text is not None:
+                what += f" {self.text!r}"
+            what += ": "
+        return f"{where}: {what}{self.message}" if where else f"{what}{self.message}"
+
+    def to_json(self) -> dict[str, object]:
+        """The ``error`` object of ``sunlog check --json`` (SPEC 7)."""
+        return {
+            "move": self.move,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+        }
+
+
+class LogSyntaxError(LogError):
+    """The text is not in the notation (SPEC 5)."""
+
+
+class LogRuleError(LogError):
+    """The text reads well but breaks a rule: an illegal move, bad tags, a false result."""

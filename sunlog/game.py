@@ -1,0 +1,76 @@
+"""A game as recorded in a log: tags, moves as written, comments, result (SPEC 5).
+
+These values hold what the player wrote, with where they wrote it; replaying them
+against the rules is :mod:`sunlog.replay`'s job, reading and writing text
+:mod:`sunlog.notation`'s, JSON :mod:`sunlog.jsonio`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sunlog.errors import LogError
+from sunlog.moves import Move
+
+__all__ = ["RESULTS", "Game", "GameMove", "Tag"]
+
+#: The result tokens: won, lost, and ``*`` for unfinished.
+RESULTS = ("won", "lost", "*")
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """One tag ``[Name "value"]``; ``value`` is unescaped."""
+
+    name: str
+    value: str
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameMove:
+    """One move as written, with its move number, annotation, comments and place."""
+
+    move: Move
+    text: str
+    number: int | None = None
+    annotation: str | None = None
+    comments: tuple[str, ...] = ()
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game of a log: its tags in order, its moves and its result token.
+
+    ``result`` is the result token as written (``None`` when the game ended at the next
+    tag section or the end of the file). ``comments`` stand before the first move;
+    ``final_comments`` follow the result of a file's last game. ``error`` is the syntax
+    error that cut the game short, if any: ``moves`` then holds the moves before it.
+    """
+
+    tags: tuple[Tag, ...] = ()
+    moves: tuple[GameMove, ...] = ()
+    result: str | None = None
+    comments: tuple[str, ...] = ()
+    final_comments: tuple[str, ...] = ()
+    index: int = 1
+    line: int | None = None
+    column: int | None = None
+    result_line: int | None = None
+    result_column: int | None = None
+    error: LogError | None = field(default=None, compare=False)
+
+    def tag(self, name: str) -> str | None:
+        """The value of the first tag called ``name``, or ``None``."""
+        for tag in self.tags:
+            if tag.name == name:
+                return tag.value
+        return None
+
+    @property
+    def claimed_result(self) -> str:
+        """SPEC 5.3: the result token, else the ``Result`` tag, else ``*``."""
+        return self.result or self.tag("Result") or "*"

@@ -1,0 +1,170 @@
+"""Replaying a parsed game against the rules (SPEC 3-5): tags, moves, result.
+
+:func:`replay` sets the board up from the tags (``Variant``, ``Deal``, ``Deck``), pushes
+each move, checks move numbers and the claimed result, and stops at the first fault with
+a :class:`LogError` that says where and why.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sunlog.board import Board, Stage, Status, Variant
+from sunlog.cards import Card
+from sunlog.deal import MAX_DEAL
+from sunlog.errors import LogError, LogRuleError
+from sunlog.game import RESULTS, Game, GameMove, Tag
+from sunlog.moves import Move
+
+__all__ = ["Replay", "new_board", "replay"]
+
+_UNIQUE_TAGS = ("Variant", "Deal", "Deck", "Result")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What replaying a game gave: the board reached, the moves replayed, the fault if any.
+
+    ``canonical`` holds the canonical form of each replayed move when it was asked for.
+    """
+
+    game: Game
+    board: Board
+    moves: int
+    error: LogError | None = None
+    canonical: tuple[Move, ...] | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+
+def _tag_error(game: Game, tag: Tag, message: str) -> LogRuleError:
+    return LogRuleError(message, line=tag.line, column=tag.column, game=game.index)
+
+
+def new_board(game: Game) -> Board:
+    """The board before the first move, from the game's tags; raises :class:`LogRuleError`."""
+    seen: dict[str, Tag] = {}
+    for tag in game.tags:
+        if tag.name in _UNIQUE_TAGS:
+            if tag.name in seen:
+                raise _tag_error(game, tag, f"the {tag.name} tag may appear only once")
+            seen[tag.name] = tag
+    variant = Variant.SUN
+    if "Variant" in seen:
+        try:
+            variant = Variant.parse(seen["Variant"].value)
+        except ValueError as exc:
+            raise _tag_error(game, seen["Variant"], str(exc)) from None
+    deal = None
+    if "Deal" in seen:
+        value = seen["Deal"].value
+        if not _DIGITS.fullmatch(value) or int(value) >= MAX_DEAL:
+            raise _tag_error(
+                game,
+                seen["Deal"],
+                f"the Deal tag must be a deal number (decimal digits, below 2^64), not {value!r}",
+            )
+        deal = int(value)
+    deck = None
+    if "Deck" in seen:
+        try:
+            deck = [Card.parse(word) for word in seen["Deck"].value.split()]
+        except ValueError as exc:
+            raise _tag_error(game, seen["Deck"], f"in the Deck tag: {exc}") from None
+    if "Result" in seen and seen["Result"].value.lower() not in RESULTS:
+        raise _tag_error(
+            game,
+            seen["Result"],
+            f"the Result tag must be won, lost or *, not {seen['Result'].value!r}",
+        )
+    try:
+        return Board(variant, deal=deal, deck=deck)
+    except ValueError as exc:
+        raise _tag_error(game, seen.get("Deck") or seen["Deal"], str(exc)) from None
+
+
+def _move_error(game: Game, index: int, gm: GameMove, message: str) -> LogRuleError:
+    return LogRuleError(
+        message, line=gm.line, column=gm.column, move=index, text=gm.text, game=game.index
+    )
+
+
+def replay(game: Game, *, upto: int | None = None, canonical: bool = False) -> Replay:
+    """Replay ``game`` (its first ``upto`` moves, when given) and check everything.
+
+    The result is checked only when the whole game is replayed.
+    """
+    try:
+        board = new_board(game)
+    except LogRuleError as exc:
+        return Replay(game, Board(), 0, exc)
+    forms: list[Move] = []
+    moves = game.moves if upto is None else game.moves[:upto]
+    for i, gm in enumerate(moves, 1):
+        if gm.number is not None and gm.number != i:
+            error = _move_error(game, i, gm, f"move number {gm.number}. stands before move {i}")
+            return Replay(game, board, i - 1, error, _forms(canonical, forms))
+        try:
+            if canonical:
+                forms.append(board.canonical(gm.move))
+            board.push(gm.move)
+        except ValueError as exc:
+            return Replay(
+                game, board, i - 1, _move_error(game, i, gm, str(exc)), _forms(canonical, forms)
+            )
+    done = len(moves)
+    if game.error is not None:
+        return Replay(game, board, done, game.error, _forms(canonical, forms))
+    if upto is None:
+        error = _check_result(game, board)
+        if error is not None:
+            return Replay(game, board, done, error, _forms(canonical, forms))
+    return Replay(game, board, done, None, _forms(canonical, forms))
+
+
+def _forms(wanted: bool, forms: list[Move]) -> tuple[Move, ...] | None:
+    return tuple(forms) if wanted else None
+
+
+def _check_result(game: Game, board: Board) -> LogError | None:
+    """SPEC 3.7 and 5.3: token and tag agree, and a claimed won or lost is true."""
+    tag = game.tag("Result")
+    token = game.result
+    line, column = game.result_line, game.result_column
+    if line is None:
+        where = next((t for t in game.tags if t.name == "Result"), None)
+        if where is not None:
+            line, column = where.line, where.column
+        elif game.moves:
+            line, column = game.moves[-1].line, game.moves[-1].column
+    if token is not None and tag is not None and token != tag.lower():
+        return LogRuleError(
+            f"the result token says {token} but the Result tag says {tag}",
+            line=line,
+            column=column,
+            game=game.index,
+        )
+    claimed = game.claimed_result.lower()
+    status = board.status()
+    message = None
+    if claimed == "won" and status is not Status.WON:
+        message = (
+            f"the log says won, but only {board.on_foundations()} of the 104 cards are on "
+            "the foundations"
+        )
+    elif claimed == "lost" and status is not Status.LOST:
+        if status is Status.WON:
+            message = "the log says lost, but all 104 cards are on the foundations: it is won"
+        elif board.stage is not Stage.WIND:
+            message = (
+                "the log says lost, but a game is lost only after the wind, which has not blown"
+            )
+        else:
+            message = "the log says lost, but a card can still reach a foundation"
+    if message is None:
+        return None
+    return LogRuleError(message, line=line, column=column, game=game.index)
