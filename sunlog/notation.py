@@ -561,10 +561,9 @@ def write_game(
             text += gm.annotation
         line.append(text)
         for comment in gm.comments:
-            written = format_comment(comment)
-            if line and line[-1].endswith("\n"):
+            line.append(format_comment(comment))
+            if line[-1].endswith("\n"):  # a ; comment ends its line
                 flush()
-            line.append(written)
     flush()
     out.append(f"{result or game.claimed_result}\n")
     for comment in game.final_comments:

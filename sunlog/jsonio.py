@@ -1,0 +1,253 @@
+"""Games as JSON, both ways (SPEC 6): ``{"format": "sunlog/1", "games": [...]}`` and JSON Lines.
+
+Everything a game holds survives the trip to JSON and back: tags in order, each move's
+kind, source, card, target, named cards, move number, annotation and comments, the
+comments at the start and after the result, and the result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from sunlog.board import Variant
+from sunlog.cards import Card
+from sunlog.errors import InvalidMoveError, LogSyntaxError
+from sunlog.game import RESULTS, Game, GameMove, Tag
+from sunlog.moves import Move, MoveKind, Target
+
+__all__ = [
+    "FORMAT",
+    "document_json",
+    "game_from_json",
+    "game_to_json",
+    "looks_like_json",
+    "move_from_json",
+    "move_to_json",
+    "read_json_games",
+]
+
+#: The value of a document's ``format`` member.
+FORMAT = "sunlog/1"
+_ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
+
+
+def _source_text(move: Move) -> str | None:
+    """The written source of a card move (``r3.4``, ``c2.L``, ``w``, ``A``), or None."""
+    if move.source is None:
+        return None
+    text = str(move._replace(card=None, target=Target.ACES, target_ray=None))
+    return text.rsplit(">", 1)[0]
+
+
+def move_to_json(gm: GameMove) -> dict[str, Any]:
+    """One move as a JSON object."""
+    move = gm.move
+    data: dict[str, Any] = {"kind": move.kind.value}
+    if move.kind is MoveKind.CARD:
+        data["source"] = _source_text(move)
+        data["card"] = None if move.card is None else str(move.card)
+        target = move.target
+        assert target is not None
+        data["target"] = f"r{move.target_ray}" if target is Target.RAY else target.value
+    elif move.kind in (MoveKind.OPEN, MoveKind.GATHER):
+        data["ray"] = move.index
+    else:
+        data["cards"] = None if move.cards is None else [str(c) for c in move.cards]
+    data["number"] = gm.number
+    data["annotation"] = gm.annotation
+    data["comments"] = list(gm.comments)
+    return data
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """One game as a JSON object (the items of a document's ``games``)."""
+    variant = game.tag("Variant")
+    try:
+        variant_name = Variant.parse(variant).value if variant is not None else "sun"
+    except ValueError:
+        variant_name = variant
+    return {
+        "tags": [{"name": t.name, "value": t.value} for t in game.tags],
+        "variant": variant_name,
+        "comments": list(game.comments),
+        "moves": [move_to_json(m) for m in game.moves],
+        "result": game.claimed_result.lower(),
+        "final_comments": list(game.final_comments),
+    }
+
+
+def document_json(games: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON document ``convert`` writes for a file."""
+    return {"format": FORMAT, "games": list(games)}
+
+
+class _Path:
+    """Where in the JSON a value sits, for error messages: ``games[2].moves[5].card``."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __truediv__(self, part: str | int) -> _Path:
+        return _Path(f"{self.text}[{part}]" if isinstance(part, int) else f"{self.text}.{part}")
+
+    def fail(self, message: str) -> LogSyntaxError:
+        return LogSyntaxError(f"{self.text}: {message}")
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], where: _Path, what: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise where.fail(f"expected {what}, found {json.dumps(value)[:40]}")
+    return value
+
+
+def _strings(value: Any, where: _Path) -> tuple[str, ...]:
+    items = _expect(value if value is not None else [], list, where, "a list of strings")
+    for i, item in enumerate(items):
+        _expect(item, str, where / i, "a string")
+        if "}" in item and "\n" in item:
+            raise (where / i).fail("a comment cannot hold both '}' and a line break")
+    return tuple(items)
+
+
+def _card(value: Any, where: _Path) -> Card:
+    try:
+        return Card.parse(_expect(value, str, where, "a card like QD or 10H"))
+    except ValueError as exc:
+        raise where.fail(str(exc)) from None
+
+
+def move_from_json(data: Any, where: _Path | None = None) -> GameMove:
+    """One move from its JSON object; raises :class:`LogSyntaxError` saying where."""
+    where = where or _Path("move")
+    _expect(data, dict, where, "a move object")
+    kind_name = _expect(data.get("kind"), str, where / "kind", "a move kind")
+    try:
+        kind = MoveKind(kind_name)
+    except ValueError:
+        raise (where / "kind").fail(
+            f"unknown move kind {kind_name!r}: expected deal, open, gather, wind or card"
+        ) from None
+    if kind is MoveKind.CARD:
+        source = data.get("source")
+        card = data.get("card")
+        target = _expect(data.get("target"), str, where / "target", "a target such as A, K or r5")
+        if source is not None:
+            _expect(source, str, where / "source", "a source such as r5, c2.L, w or A")
+        if card is not None:
+            card = str(_card(card, where / "card"))
+        if source is None and card is None:
+            raise where.fail("a card move names its source, its card, or both")
+        text = (f"{source}:{card}" if source and card else source or card) + ">" + target
+        try:
+            move = Move.parse_card_move(text)
+        except InvalidMoveError:
+            raise where.fail(f"{text!r} is not a card move") from None
+    elif kind in (MoveKind.OPEN, MoveKind.GATHER):
+        ray = _expect(data.get("ray"), int, where / "ray", "a ray number")
+        move = Move.open(ray) if kind is MoveKind.OPEN else Move.gather(ray)
+    else:
+        cards = data.get("cards")
+        named = None
+        if cards is not None:
+            _expect(cards, list, where / "cards", "a list of cards")
+            named = tuple(_card(c, where / "cards" / i) for i, c in enumerate(cards))
+        move = Move.deal(named) if kind is MoveKind.DEAL else Move.wind(named)
+    number = data.get("number")
+    if number is not None:
+        _expect(number, int, where / "number", "a move number")
+    annotation = data.get("annotation")
+    if annotation is not None and annotation not in _ANNOTATIONS:
+        raise (where / "annotation").fail(
+            f"an annotation is one of ! ? !! ?? !? ?!, not {json.dumps(annotation)}"
+        )
+    comments = _strings(data.get("comments"), where / "comments")
+    return GameMove(move, str(move), number, annotation, comments)
+
+
+def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Game:
+    """One game from its JSON object; raises :class:`LogSyntaxError` saying where."""
+    where = where or _Path(f"games[{index - 1}]")
+    _expect(data, dict, where, "a game object")
+    tags = []
+    for i, tag in enumerate(_expect(data.get("tags", []), list, where / "tags", "a list")):
+        at = where / "tags" / i
+        _expect(tag, dict, at, 'a tag object {"name": ..., "value": ...}')
+        name = _expect(tag.get("name"), str, at / "name", "a tag name")
+        if not name or not all(c.isascii() and (c.isalnum() or c == "_") for c in name):
+            raise (at / "name").fail(f"a tag name is letters, digits and _, not {name!r}")
+        value = _expect(tag.get("value"), str, at / "value", "a string")
+        if "\n" in value:
+            raise (at / "value").fail("a tag value is one line")
+        tags.append(Tag(name, value))
+    variant = data.get("variant")
+    if variant is not None:
+        _expect(variant, str, where / "variant", "a variant name")
+        written = next((t.value for t in tags if t.name == "Variant"), None)
+        if written is None and variant.lower() != "sun":
+            tags.insert(0, Tag("Variant", variant))
+        elif written is not None and written.lower() != variant.lower():
+            raise (where / "variant").fail(
+                f"the variant {variant!r} disagrees with the Variant tag {written!r}"
+            )
+    moves = tuple(
+        move_from_json(m, where / "moves" / i)
+        for i, m in enumerate(_expect(data.get("moves", []), list, where / "moves", "a list"))
+    )
+    result = data.get("result")
+    if result is not None:
+        _expect(result, str, where / "result", "won, lost or *")
+        if result.lower() not in RESULTS:
+            raise (where / "result").fail(f"a result is won, lost or *, not {result!r}")
+        result = result.lower()
+    return Game(
+        tags=tuple(tags),
+        moves=moves,
+        result=result,
+        comments=_strings(data.get("comments"), where / "comments"),
+        final_comments=_strings(data.get("final_comments"), where / "final_comments"),
+        index=index,
+    )
+
+
+def looks_like_json(start: str) -> bool:
+    """Whether a file that begins with ``start`` is JSON (an object) rather than notation."""
+    return start.lstrip("\ufeff \t\r\n")[:1] == "{"
+
+
+def read_json_games(text: str) -> list[Game]:
+    """Games from a JSON document, JSON Lines, or a single game object."""
+    text = text.lstrip("\ufeff")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as first:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise LogSyntaxError(
+                f"not JSON: {first.msg}", line=first.lineno, column=first.colno
+            ) from None
+        games = []
+        for n, line in enumerate(lines, 1):
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise LogSyntaxError(
+                    f"not JSON Lines: {exc.msg}", line=n, column=exc.colno
+                ) from None
+            games.append(game_from_json(obj, n, _Path(f"line {n}")))
+        return games
+    if isinstance(data, dict) and "games" in data:
+        fmt = data.get("format")
+        if fmt != FORMAT:
+            raise LogSyntaxError(f"format: expected {FORMAT!r}, found {json.dumps(fmt)}")
+        games_list = _expect(data["games"], list, _Path("games"), "a list of games")
+        if not games_list:
+            raise LogSyntaxError("games: no game in this document")
+        return [game_from_json(g, i) for i, g in enumerate(games_list, 1)]
+    if isinstance(data, dict) and "moves" in data:
+        return [game_from_json(data, 1, _Path("game"))]
+    raise LogSyntaxError(
+        'not a sunlog JSON document: expected {"format": "sunlog/1", "games": [...]}, '
+        "JSON Lines of games, or one game object"
+    )
