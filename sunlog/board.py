@@ -285,7 +285,9 @@ class Board:
         if place is Place.RAY:
             ray = self.rays[index - 1]
             if card in ray[pos + 1 :]:
-                depth = len(ray) - pos
+                outermost = len(ray) - 1 - ray[::-1].index(card)
+                if any(c != card for c in ray[pos:outermost]):  # else: same result
+                    depth = len(ray) - pos
         elif place is Place.CLOUD or place is Place.WIND:
             row = self.clouds[index - 1] if place is Place.CLOUD else self.wind_row
             assert row is not None
@@ -296,7 +298,9 @@ class Board:
         target_ray = None
         if target is Target.RAY:
             target_ray, dst = dst, -1
-        elif target is Target.ACES1 or not _fits_aces(self.foundations[dst - 4], card):
+        elif target is Target.ACES1 or (
+            target is Target.ACES2 and not _fits_aces(self.foundations[dst - 4], card)
+        ):
             target = Target.ACES  # A2 is written only where the first pile would take it too
         src_index = index if place in (Place.RAY, Place.CLOUD) else None
         return Move(MoveKind.CARD, src_index, card, place, depth, end, target, target_ray)
@@ -315,7 +319,8 @@ class Board:
         """The canonical form of a legal move here (raises like :meth:`push` otherwise)."""
         plan = self._resolve(move)
         if move.kind is MoveKind.CARD:
-            return self._canonical(*plan)
+            reading, target, dst = plan
+            return self._canonical(reading, target, self._dst_index(target, dst))
         if move.kind is MoveKind.DEAL and self._deck is not None:
             return Move.deal()
         if move.kind is MoveKind.WIND and self.deal_number is not None:
@@ -328,6 +333,8 @@ class Board:
         """Check ``move`` against every rule and play it."""
         kind = move.kind
         if kind is MoveKind.CARD:
+            if self._push_outer_card(move):
+                return
             reading, _target, dst = self._resolve_card(move)
             self._apply_card(reading, dst)
         elif kind is MoveKind.DEAL:
@@ -343,6 +350,34 @@ class Board:
         else:
             self._apply_wind(self._resolve_wind(move))
         self.move_stack.append(move)
+
+    def _push_outer_card(self, move: Move) -> bool:
+        """The fast path of :meth:`push` for the commonest move, ``rN:CARD>A`` or ``>K``
+        with CARD the ray's outer card; False leaves the move to the general path."""
+        card, n = move.card, move.index
+        if move.source is not Place.RAY or card is None or move.depth not in (None, 1):
+            return False
+        if n is None or not 1 <= n <= RAYS:
+            return False
+        ray = self.rays[n - 1]
+        if not ray or ray[-1] != card:
+            return False
+        target, found, suit = move.target, self.foundations, card // 13
+        if target is Target.ACES:
+            if _fits_aces(found[suit], card):
+                pile = found[suit]
+            elif self._two_piles and _fits_aces(found[suit + 4], card):
+                pile = found[suit + 4]
+            else:
+                return False
+        elif target is Target.KINGS and not self._two_piles and _fits_kings(found[suit + 4], card):
+            pile = found[suit + 4]
+        else:
+            return False
+        pile.append(ray.pop())
+        self._undo.append((_CARD, ray, len(ray), pile))
+        self.move_stack.append(move)
+        return True
 
     def push_text(self, text: str) -> Move:
         """Parse ``text`` as one move, push it and return the parsed move."""
@@ -566,6 +601,12 @@ class Board:
             return self.wind_row
         return self.foundations[index]
 
+    def _dst_index(self, target: Target, dst: list[Card]) -> int:
+        """The ray number or foundation index of a destination pile (found by identity)."""
+        piles = self.rays if target is Target.RAY else self.foundations
+        index = next(i for i, pile in enumerate(piles) if pile is dst)
+        return index + 1 if target is Target.RAY else index
+
     def _resolve_card(self, move: Move) -> tuple[_Reading, Target, list[Card]]:
         """Find the one reading of a card move, or explain why there is none or several."""
         if self.deals == 0:
@@ -596,7 +637,7 @@ class Board:
         keys = set()
         forms = []
         for reading, target, dst in legal:
-            index = self.foundations.index(dst) if target is not Target.RAY else dst
+            index = self._dst_index(target, dst)
             forms.append(str(self._full_form(reading, target, index)))
             self._apply_card(reading, dst)
             keys.add(self.key())

@@ -8,6 +8,7 @@ against the rules is :mod:`sunlog.replay`'s job, reading and writing text
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sunlog.errors import LogError
 from sunlog.moves import Move
@@ -18,8 +19,7 @@ __all__ = ["RESULTS", "Game", "GameMove", "Tag"]
 RESULTS = ("won", "lost", "*")
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+class Tag(NamedTuple):
     """One tag ``[Name "value"]``; ``value`` is unescaped."""
 
     name: str
@@ -28,9 +28,11 @@ class Tag:
     column: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class GameMove:
-    """One move as written, with its move number, annotation, comments and place."""
+class GameMove(NamedTuple):
+    """One move as written, with its move number, annotation, comments and place.
+
+    A named tuple rather than a dataclass: a reader makes one per move, so it must be cheap.
+    """
 
     move: Move
     text: str

@@ -23,6 +23,7 @@ from sunlog.errors import InvalidMoveError, LogError, LogSyntaxError
 from sunlog.game import Game, GameMove, Tag
 from sunlog.moves import Move, MoveKind
 from sunlog.resources import grammar_text
+from sunlog.scanner import Scanner
 
 __all__ = ["parse_games", "read_games", "write_game", "write_games"]
 
@@ -32,6 +33,8 @@ MAX_GAME_CHARS = 16 * 1024 * 1024
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 _ESCAPE = re.compile(r"\\(.)")
 _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
+# Lines without these cannot end or begin a game, nor hold a comment.
+_SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
 # The chunker's view of the text: only what decides where games begin and end.
 _LEXEME = re.compile(
     r"""(?P<ws>\s+)
@@ -90,6 +93,11 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
             in_brace = False
         start = 0
         n = len(line)
+        if pos == 0 and not _SPECIAL.search(line):  # moves only: nothing decides a boundary
+            chunk.add(line)
+            chunk.has_moves = chunk.has_moves or not line.isspace()
+            _check_size(chunk)
+            continue
         while pos < n:
             m = _LEXEME.match(line, pos)
             assert m is not None
@@ -208,6 +216,11 @@ def _parser() -> Lark:
     )
 
 
+@cache
+def _scanner() -> Scanner:
+    return Scanner(_parser())
+
+
 def _unescape(token: Token, raw: str, where: int) -> str:
     """Undo ``\\"`` and ``\\\\``; any other escape is an error (SPEC 5.1)."""
     for m in _ESCAPE.finditer(raw):
@@ -299,6 +312,9 @@ def _assemble(items: list[tuple[str, Any]], where: _Locator, index: int) -> Game
 def _parse_chunk(chunk: _Chunk, index: int) -> Game:
     """Parse one game's text; a syntax error yields the moves before it and the error."""
     text = chunk.text
+    game = _scanner().scan_game(text, chunk.line, chunk.column, index)
+    if game is not None:
+        return game
     where = _Locator(chunk)
     try:
         return _assemble(_parse_items(text), where, index)
