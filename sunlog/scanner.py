@@ -2,7 +2,7 @@
 
 The token patterns are taken from the Lark grammar itself, so ``grammar/sun.lark`` stays
 the one definition of the notation. Valid games (nearly all of them) are read here several
-times faster than through Lark; at the first token that does not fit, :func:`scan_game`
+times faster than through Lark; at the first token that does not fit, :meth:`Scanner.scan_game`
 returns ``None`` and the reader parses that game with Lark, which explains the error.
 Tests check that both paths build the same games.
 """
@@ -10,6 +10,7 @@ Tests check that both paths build the same games.
 from __future__ import annotations
 
 import re
+from bisect import bisect
 from typing import Any
 
 from lark import Lark
@@ -21,7 +22,9 @@ from sunlog.moves import Move, MoveKind
 
 __all__ = ["Scanner"]
 
+# Longer and more specific terminals first, as Lark's lexer would choose them.
 _ORDER = (
+    "CARD_MOVE",
     "TAG",
     "BRACE_COMMENT",
     "LINE_COMMENT",
@@ -31,7 +34,6 @@ _ORDER = (
     "GATHER",
     "WIND",
     "RESULT",
-    "CARD_MOVE",
     "CARD",
     "RAY_NUMBER",
     "ANNOTATION",
@@ -39,6 +41,10 @@ _ORDER = (
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 _BAD_ESCAPE = re.compile(r'\\[^"\\]')
 _ESCAPE = re.compile(r"\\(.)")
+_NEWLINE = re.compile("\n")
+_new_move = tuple.__new__  # GameMove is a named tuple: build it without keyword handling
+_STAGE = {"DEAL": MoveKind.DEAL, "WIND": MoveKind.WIND, "OPEN": MoveKind.OPEN}
+_STAGE["GATHER"] = MoveKind.GATHER
 
 
 class _Unfit(Exception):
@@ -50,10 +56,9 @@ class Scanner:
 
     def __init__(self, parser: Lark) -> None:
         patterns = {t.name: t.pattern.to_regexp() for t in parser.terminals}
-        ws = patterns["WS"]
         alternatives = "|".join(f"(?P<{name}>{patterns[name]})" for name in _ORDER)
-        self._token = re.compile(f"(?:{ws})?(?:{alternatives})")
-        self._trailing = re.compile(f"(?:{ws})?\\Z")
+        # Whatever no terminal matches (a stray character, odd white space) is UNFIT.
+        self._tokens = re.compile(f"(?:{patterns['WS']})?(?:{alternatives}|(?P<UNFIT>.))", re.S)
 
     def scan_game(self, text: str, line0: int, column0: int, index: int) -> Game | None:
         """The game in ``text`` (which starts at ``line0:column0`` of its file), or None."""
@@ -63,121 +68,102 @@ class Scanner:
             return None
 
     def _scan(self, text: str, line0: int, column0: int, index: int) -> Game:
-        match = self._token.match
+        newlines = [m.start() for m in _NEWLINE.finditer(text)]
+
+        def where(offset: int) -> tuple[int, int]:
+            i = bisect(newlines, offset)
+            return line0 + i, (offset - newlines[i - 1] if i else column0 + offset)
+
         tags: list[Tag] = []
         start_comments: list[str] = []
         moves: list[GameMove] = []
+        append = moves.append
+        parse_card_move = Move.parse_card_move
+        comments: dict[int, list[str]] = {}
         result = None
         result_pos: tuple[int | None, int | None] = (None, None)
-        # The move being read: its number token, first token, kind and named cards.
-        number: int | None = None
-        pending: list[Any] | None = None  # [kind, first_start, cards, ray, card_move]
-        comments: list[str] = start_comments
-        commented: list[tuple[int, list[str]]] = []  # (move index, its comments)
-        line, line_start = line0, -column0 + 1  # line_start: offset of the line's column 1
-        counted = 0
-        pos = 0
-        end_prev = 0
-        n = len(text)
-        while pos < n:
-            m = match(text, pos)
-            if m is None:
-                if self._trailing.match(text, pos):
-                    break
-                raise _Unfit
+        number: int | None = None  # a move number waiting for its move
+        stage: list[Any] | None = None  # a stage action still taking cards or its ray
+        end_prev = -1  # where the last move's text ended, for joined annotations
+        done = False
+        for m in self._tokens.finditer(text):
+            if done:
+                raise _Unfit  # something after the result token
             kind = m.lastgroup
-            start = m.start(kind)  # type: ignore[arg-type]
-            pos = m.end()
-            if kind == "CARD":
-                if pending is None or pending[2] is None or pending[5] is not None:
-                    raise _Unfit
+            if kind == "CARD_MOVE":
+                if stage is not None:
+                    stage = _close(stage, moves)
+                start, end_prev = m.span(kind)
+                token = m.group(kind)
                 try:
-                    pending[2].append(Card.parse(m.group(kind)))  # type: ignore[arg-type]
-                except ValueError:
+                    move = parse_card_move(token)
+                except InvalidMoveError:
                     raise _Unfit from None
-                end_prev = pos
+                append(_new_move(GameMove, (move, token, number, None, (), *where(start))))
+                number = None
+                continue
+            if kind == "CARD":
+                if stage is None or stage[1] is None:
+                    raise _Unfit
+                stage[1].append(Card.parse(m.group(kind)))  # type: ignore[arg-type]
+                end_prev = m.end()
                 continue
             if kind == "RAY_NUMBER":
-                if pending is None or pending[3] != -1:
+                if stage is None or stage[2] != -1:
                     raise _Unfit
-                pending[3] = int(m.group(kind))  # type: ignore[arg-type]
-                end_prev = pos
+                stage[2] = int(m.group(kind))  # type: ignore[arg-type]
+                end_prev = m.end()
                 continue
-            if pending is not None and pending[3] == -1:
-                raise _Unfit  # open/gather without its ray number
             if kind == "ANNOTATION":
-                if pending is None or start != end_prev:
+                start = m.start(kind)
+                if start != end_prev or (stage is not None and stage[2] == -1):
                     raise _Unfit
-                pending[5] = m.group(kind)
-                end_prev = pos
+                if stage is not None:
+                    stage = _close(stage, moves)
+                moves[-1] = moves[-1]._replace(annotation=m.group(kind))
+                end_prev = -1
                 continue
-            # Anything else ends the move being read.
-            if pending is not None:
-                comments = _finish(pending, moves)
-                commented.append((len(moves) - 1, comments))
-                pending = None
-            if kind in ("BRACE_COMMENT", "LINE_COMMENT"):
+            if stage is not None:
+                stage = _close(stage, moves)
+            end_prev = -1
+            if kind == "BRACE_COMMENT" or kind == "LINE_COMMENT":
                 if number is not None:
                     raise _Unfit
                 raw = m.group(kind)  # type: ignore[arg-type]
-                comments.append(raw[1:-1].strip() if kind == "BRACE_COMMENT" else raw[1:].strip())
-                end_prev = pos
-                continue
-            # Tokens with positions to report: find their line and column.
-            newlines = text.count("\n", counted, start)
-            if newlines:
-                line += newlines
-                line_start = text.rfind("\n", counted, start) + 1
-            counted = start
-            column = start - line_start + 1
-            if kind == "MOVE_NUMBER":
+                note = raw[1:-1].strip() if kind == "BRACE_COMMENT" else raw[1:].strip()
+                if moves:
+                    comments.setdefault(len(moves) - 1, []).append(note)
+                else:
+                    start_comments.append(note)
+            elif kind in _STAGE:
+                start = m.start(kind)
+                mk = _STAGE[kind]  # type: ignore[index]
+                cards = [] if mk is MoveKind.DEAL or mk is MoveKind.WIND else None
+                stage = [mk, cards, -1 if cards is None else None, number, *where(start)]
+                end_prev = m.end()
+                number = None
+            elif kind == "MOVE_NUMBER":
                 if number is not None:
                     raise _Unfit
                 number = int(m.group(kind)[:-1])  # type: ignore[index]
-            elif kind == "CARD_MOVE":
-                token = m.group(kind)
-                try:
-                    move = Move.parse_card_move(token)  # type: ignore[arg-type]
-                except InvalidMoveError:
-                    raise _Unfit from None
-                pending = [MoveKind.CARD, token, None, None, move, None, number, line, column]
-                number = None
-            elif kind in ("DEAL", "WIND"):
-                mk = MoveKind.DEAL if kind == "DEAL" else MoveKind.WIND
-                pending = [mk, None, [], None, None, None, number, line, column]
-                number = None
-            elif kind in ("OPEN", "GATHER"):
-                mk = MoveKind.OPEN if kind == "OPEN" else MoveKind.GATHER
-                pending = [mk, None, None, -1, None, None, number, line, column]
-                number = None
             elif kind == "TAG":
                 if moves or number is not None:
                     raise _Unfit
-                parts = _TAG_PARTS.fullmatch(m.group(kind))  # type: ignore[arg-type]
-                if parts is None or _BAD_ESCAPE.search(parts.group(2)):
-                    raise _Unfit
-                value = parts.group(2)
-                if "\\" in value:
-                    value = _ESCAPE.sub(r"\1", value)
-                tags.append(Tag(parts.group(1), value, line, column))
-            else:  # RESULT
+                tags.append(_tag(m.group(kind), *where(m.start(kind))))  # type: ignore[arg-type]
+            elif kind == "RESULT":
                 if number is not None:
                     raise _Unfit
                 result = m.group(kind).lower()  # type: ignore[union-attr]
-                result_pos = (line, column)
-                if not self._trailing.match(text, pos):
-                    raise _Unfit
-                break
-            end_prev = pos
-        if pending is not None:
-            if pending[3] == -1:
+                result_pos = where(m.start(kind))
+                done = True
+            else:
                 raise _Unfit
-            commented.append((len(moves) - 1, _finish(pending, moves)))
+        if stage is not None:
+            _close(stage, moves)
         if number is not None:
             raise _Unfit
-        for i, notes in commented:
-            if notes:
-                moves[i] = moves[i]._replace(comments=tuple(notes))
+        for i, notes in comments.items():
+            moves[i] = moves[i]._replace(comments=tuple(notes))
         return Game(
             tags=tuple(tags),
             moves=tuple(moves),
@@ -191,20 +177,28 @@ class Scanner:
         )
 
 
-def _finish(pending: list[Any], moves: list[GameMove]) -> list[str]:
-    """Append the move being read; return the list its comments go to."""
-    kind, token, cards, ray, move, annotation, number, line, column = pending
-    if kind is MoveKind.CARD:
-        text = token
+def _tag(text: str, line: int, column: int) -> Tag:
+    parts = _TAG_PARTS.fullmatch(text)
+    if parts is None or _BAD_ESCAPE.search(parts.group(2)):
+        raise _Unfit
+    value = parts.group(2)
+    if "\\" in value:
+        value = _ESCAPE.sub(r"\1", value)
+    return Tag(parts.group(1), value, line, column)
+
+
+def _close(stage: list[Any], moves: list[GameMove]) -> None:
+    """Append a finished stage action (``deal``, ``open 3``...) to the moves."""
+    kind, cards, ray, number, line, column = stage
+    if ray == -1:
+        raise _Unfit  # open or gather without its ray number
+    if kind is MoveKind.DEAL:
+        move = Move.deal(cards or None)
+    elif kind is MoveKind.WIND:
+        move = Move.wind(cards or None)
+    elif kind is MoveKind.OPEN:
+        move = Move.open(ray)
     else:
-        if kind is MoveKind.DEAL:
-            move = Move.deal(cards or None)
-        elif kind is MoveKind.WIND:
-            move = Move.wind(cards or None)
-        elif kind is MoveKind.OPEN:
-            move = Move.open(ray)
-        else:
-            move = Move.gather(ray)
-        text = str(move)
-    moves.append(GameMove(move, text, number, annotation, (), line, column))
-    return []
+        move = Move.gather(ray)
+    moves.append(GameMove(move, str(move), number, None, (), line, column))
+    return None
