@@ -1,0 +1,317 @@
+"""The board on a terminal (rich): rays, foundations, clouds, wind row and status.
+
+One layout serves both modes: colour (suit symbols, red hearts and diamonds, a framed
+panel) and plain ASCII (canonical cards, ``[outer]`` brackets, ``*`` on the cards the
+last move put down), which is what pipes, ``NO_COLOR`` terminals and the tests get.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from sunlog.board import Board, Stage, Status, Variant
+from sunlog.cards import Card, Suit
+
+__all__ = [
+    "STAGE_NAMES",
+    "Touched",
+    "board_renderable",
+    "board_text",
+    "card_text",
+    "last_move_touched",
+    "plain_console",
+    "print_board",
+    "render_plain",
+    "use_color",
+]
+
+#: How the stage line names each stage.
+STAGE_NAMES = {
+    Stage.SUNRISE: "stage 1 (sunrise)",
+    Stage.SUN_PLAYS: "stage 2 (the sun plays)",
+    Stage.SUNSET: "stage 3 (sunset)",
+    Stage.WIND: "the wind",
+}
+
+# Areas of the table, as Touched records them.
+RAY, CLOUD, WIND, FOUNDATION = "ray", "cloud", "wind", "foundation"
+
+# Styles of colour mode (plain mode uses none).
+_RED = "red"
+_OUTER = "bold"
+_TOUCHED = "reverse"
+_SOURCE = "underline"
+_LABEL = "cyan"
+_OPEN = "bold yellow"
+_DIM = "dim"
+_STATUS = {Status.PLAYING: "", Status.WON: "bold green", Status.LOST: "bold red"}
+
+
+@dataclass(frozen=True)
+class Touched:
+    """What the last move changed: the cards it laid down and the piles it took cards from.
+
+    ``cards`` holds ``(area, pile, position)`` triples, ``sources`` ``(area, pile)`` pairs;
+    ``pile`` is a 0-based ray, cloud or foundation index (0 for the wind row).
+    """
+
+    cards: frozenset[tuple[str, int, int]] = frozenset()
+    sources: frozenset[tuple[str, int]] = frozenset()
+
+
+_Snapshot = dict[str, list[tuple[Card, ...]]]
+
+
+def _snapshot(board: Board) -> _Snapshot:
+    wind = [] if board.wind_row is None else [tuple(board.wind_row)]
+    return {
+        RAY: [tuple(r) for r in board.rays],
+        CLOUD: [tuple(c) for c in board.clouds],
+        WIND: wind,
+        FOUNDATION: [tuple(p) for p in board.foundations],
+    }
+
+
+def last_move_touched(board: Board) -> Touched:
+    """Compare the position with the one before its last move (popped, then pushed back).
+
+    Every pile only grows at its end or loses cards, so the difference is exact for any
+    move: a deal, a gather (rays and its cloud), the wind, or a card move.
+    """
+    if not board.move_stack:
+        return Touched()
+    after = _snapshot(board)
+    move = board.pop()
+    try:
+        before = _snapshot(board)
+    finally:
+        board.push(move)
+    cards: set[tuple[str, int, int]] = set()
+    sources: set[tuple[str, int]] = set()
+    for area, piles in after.items():
+        old_piles = before[area]
+        for i, pile in enumerate(piles):
+            old = old_piles[i] if i < len(old_piles) else ()
+            if len(pile) > len(old):
+                cards.update((area, i, pos) for pos in range(len(old), len(pile)))
+            elif len(pile) < len(old):
+                sources.add((area, i))
+    return Touched(frozenset(cards), frozenset(sources))
+
+
+def card_text(card: Card, *, color: bool, style: str = "") -> Text:
+    """One card: ``10♥`` in red in colour mode, canonical ``10H`` in plain mode."""
+    if not color:
+        return Text(str(card))
+    suit = card.suit
+    base = _RED if suit.is_red else ""
+    return Text(card.rank.label + suit.symbol, style=f"{base} {style}".strip())
+
+
+def _suit_text(suit: Suit, color: bool) -> Text:
+    if not color:
+        return Text(suit.name)
+    return Text(suit.symbol, style=_RED if suit.is_red else "")
+
+
+@dataclass(frozen=True)
+class _Renderer:
+    """Builds the pieces of the board for one mode (colour or plain)."""
+
+    board: Board
+    touched: Touched
+    color: bool
+
+    def styled(self, text: str, style: str) -> Text:
+        return Text(text, style=style if self.color else "")
+
+    def row(
+        self, area: str, index: int, cards: Sequence[Card], ends: bool, every: bool = False
+    ) -> Text:
+        """A ray (outer card emphasised; every card of the open ray) or a cloud/wind row
+        (both ends emphasised): the emphasis marks the playable cards."""
+        if not cards:
+            return self.styled("-", _DIM)
+        last = len(cards) - 1
+        out = Text()
+        for pos, card in enumerate(cards):
+            playable = every or pos == last or (ends and pos == 0)
+            touched = (area, index, pos) in self.touched.cards
+            if pos:
+                out.append(" ")
+            if self.color:
+                style = " ".join(s for s, on in ((_OUTER, playable), (_TOUCHED, touched)) if on)
+                out.append_text(card_text(card, color=True, style=style))
+            else:
+                name = f"[{card}]" if playable else str(card)
+                out.append(name + ("*" if touched else ""))
+        return out
+
+    def pile(self, index: int) -> Text:
+        """A foundation pile as base..top (``AS..7S``), ``-`` when empty."""
+        pile = self.board.foundations[index]
+        if not pile:
+            return self.styled("-", _DIM)
+        touched = (FOUNDATION, index, len(pile) - 1) in self.touched.cards
+        out = Text()
+        if len(pile) > 1:
+            out.append_text(card_text(pile[0], color=self.color))
+            out.append("..")
+        top_style = _TOUCHED if touched else ""
+        out.append_text(card_text(pile[-1], color=self.color, style=top_style))
+        if touched and not self.color:
+            out.append("*")
+        return out
+
+    def label(self, text: str, area: str, index: int) -> Text:
+        style = f"{_LABEL} {_SOURCE}" if (area, index) in self.touched.sources else _LABEL
+        return self.styled(text, style)
+
+    def header(self, last_move: str | None) -> Text:
+        board = self.board
+        status = board.status()
+        sep = " | "
+        if board.deal_number is not None:
+            deal = f"deal {board.deal_number}"
+        else:
+            deal = "deck given" if board.deck is not None else "deck unknown"
+        out = Text()
+        out.append_text(self.styled(board.variant.value, "bold"))
+        out.append(f"{sep}{deal}{sep}{STAGE_NAMES[board.stage]}{sep}")
+        out.append_text(self.styled(status.value, _STATUS[status]))
+        out.append("\n")
+        stock = board.stock
+        held = "unknown" if stock is None else str(len(stock))
+        out.append(f"stock {held} ({board.deals} of 8 deals made){sep}open ray ")
+        if board.open_ray is None:
+            out.append("none")
+        else:
+            out.append_text(self.styled(str(board.open_ray), _OPEN))
+        out.append(f"{sep}foundations {board.on_foundations()} of 104\n")
+        out.append(f"move {board.move_count}")
+        if board.move_stack:
+            text = last_move if last_move is not None else str(board.move_stack[-1])
+            out.append(": ")
+            out.append_text(self.styled(text, "bold"))
+        return out
+
+    def foundations(self) -> Table:
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(min_width=12, no_wrap=True)
+        for _ in Suit:
+            grid.add_column(no_wrap=True)
+        grid.add_row(self.styled("foundations", "bold"), *(_suit_text(s, self.color) for s in Suit))
+        if self.board.variant is Variant.SUN3:
+            names = ("  aces 1", "  aces 2")
+        else:
+            names = ("  aces", "  kings")
+        for row, name in enumerate(names):
+            cells = [self.pile(row * 4 + suit) for suit in range(4)]
+            grid.add_row(self.styled(name, _LABEL), *cells)
+        return grid
+
+    def piles(self) -> Table:
+        """Rays, clouds and the wind row in one grid, so that their cards line up."""
+        board = self.board
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(min_width=5, no_wrap=True)
+        grid.add_column(min_width=4, no_wrap=True)
+        grid.add_column()
+        grid.add_row(self.styled("rays", "bold"), "", self.styled("inner -> outer", _DIM))
+        for i, cards in enumerate(board.rays):
+            note = self.styled("open", _OPEN) if board.open_ray == i + 1 else ""
+            is_open = board.open_ray == i + 1
+            row = self.row(RAY, i, cards, False, every=is_open)
+            grid.add_row(self.label(f"  r{i + 1}", RAY, i), note, row)
+        if board.clouds:
+            grid.add_row("", "", "")
+            clouds = board.clouds
+            if board.wind_row is not None:  # the wind took every cloud: one line says so
+                note = f"{len(clouds)}, emptied by the wind"
+                grid.add_row(self.styled("clouds", "bold"), "", self.styled(note, _DIM))
+                clouds = []
+            else:
+                grid.add_row(self.styled("clouds", "bold"), "", self.styled("left -> right", _DIM))
+            for i, cards in enumerate(clouds):
+                label = self.label(f"  c{i + 1}", CLOUD, i)
+                grid.add_row(label, "", self.row(CLOUD, i, cards, True))
+        if board.wind_row is not None:
+            grid.add_row("", "", "")
+            grid.add_row(self.styled("wind", "bold"), "", self.row(WIND, 0, board.wind_row, True))
+        return grid
+
+
+def board_renderable(
+    board: Board,
+    *,
+    last_move: str | None = None,
+    title: str | None = None,
+    color: bool = True,
+) -> RenderableType:
+    """The board as a rich renderable; ``color=False`` gives plain ASCII with no styles.
+
+    ``last_move`` is the text shown for the last move (default: the move as pushed); the
+    cards it laid down are highlighted (``*`` in plain mode), its source piles underlined.
+    The board is left as it was (its last move is popped and pushed back to compare).
+    """
+    view = _Renderer(board, last_move_touched(board), color)
+    parts: list[RenderableType] = [view.header(last_move), Text(""), view.foundations()]
+    parts += [Text(""), view.piles()]
+    if color:
+        return Panel(Group(*parts), title=title, box=box.ROUNDED, expand=False)
+    if title:
+        parts = [Text(title), *parts]
+    return Group(*parts)
+
+
+def use_color(console: Console) -> bool:
+    """Whether ``console`` shows colour: a terminal with colours and no ``NO_COLOR``."""
+    return console.color_system is not None and not console.no_color
+
+
+def print_board(
+    console: Console, board: Board, *, last_move: str | None = None, title: str | None = None
+) -> None:
+    """Print the board on ``console``, in colour only where the console shows colour."""
+    console.print(
+        board_renderable(board, last_move=last_move, title=title, color=use_color(console))
+    )
+
+
+def plain_console(width: int) -> Console:
+    """A console that renders to a string buffer with no colour and no terminal codes."""
+    return Console(
+        file=io.StringIO(),
+        width=width,
+        no_color=True,
+        force_terminal=False,
+        color_system=None,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+
+
+def render_plain(renderable: RenderableType, *, width: int = 100) -> str:
+    """Render anything plain, deterministically, without trailing spaces on its lines."""
+    console = plain_console(width)
+    console.print(renderable)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def board_text(
+    board: Board, *, last_move: str | None = None, width: int = 100, title: str | None = None
+) -> str:
+    """The board as plain ASCII text, the same on every machine (for tests and pipes)."""
+    return render_plain(
+        board_renderable(board, last_move=last_move, title=title, color=False), width=width
+    )

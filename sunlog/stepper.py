@@ -1,0 +1,433 @@
+"""Step through a game move by move: the engine of ``sunlog replay``, independent of Typer.
+
+:class:`Stepper` walks the positions with ``Board.push``/``Board.pop`` (one move per step,
+never a replay from scratch); :func:`run_interactive` drives it from single keys on a
+terminal, and :func:`render_frames` prints every position in turn when there is none.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import NamedTuple
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.text import Text
+
+from sunlog.board import Board
+from sunlog.moves import Move
+from sunlog.render import board_renderable, board_text, use_color
+
+__all__ = [
+    "Entry",
+    "KeyReader",
+    "Stepper",
+    "render_frames",
+    "run_interactive",
+    "screen_renderable",
+    "terminal_keys",
+]
+
+
+class Entry(NamedTuple):
+    """One move of a log: the move, its text, its annotation (``!``, ``?!``...) and comments."""
+
+    move: Move
+    text: str
+    annotation: str | None = None
+    comments: tuple[str, ...] = ()
+
+    def label(self, number: int) -> str:
+        """``12. r5:QD>K!``: the move number, the text and the annotation."""
+        return f"{number}. {self.text}{self.annotation or ''}"
+
+
+class Stepper:
+    """The positions of one game, walked one move at a time on a single board.
+
+    ``board`` is the position before the first entry; the stepper owns it from then on.
+    Entries are checked once at the start: a log that goes wrong is cut at its first
+    move that cannot be played, and :attr:`error` says why.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        entries: Sequence[Entry | tuple[Move, str, str | None, tuple[str, ...]]],
+        *,
+        start_comments: Sequence[str] = (),
+        tags: Sequence[tuple[str, str]] = (),
+        at: int = 0,
+    ) -> None:
+        self.board = board
+        self.entries = [Entry._make(entry) for entry in entries]
+        self.start_comments = tuple(start_comments)
+        self.tags = tuple(tags)
+        self.error: str | None = None
+        self._index = 0
+        self._check()
+        self.jump(at)
+
+    def _check(self) -> None:
+        """Play every entry once and take them back; cut the log at a move that fails."""
+        played = 0
+        for number, entry in enumerate(self.entries, 1):
+            try:
+                self.board.push(entry.move)
+            except ValueError as exc:
+                self.error = f"move {number} ({entry.text}) cannot be played: {exc}"
+                del self.entries[number - 1 :]
+                break
+            played += 1
+        for _ in range(played):
+            self.board.pop()
+
+    @property
+    def index(self) -> int:
+        """How many moves have been played: 0 (the start) to :attr:`total`."""
+        return self._index
+
+    @property
+    def total(self) -> int:
+        """How many moves the game has (those that can be played)."""
+        return len(self.entries)
+
+    @property
+    def current(self) -> Entry | None:
+        """The move that led to the shown position, ``None`` at the start."""
+        return self.entries[self._index - 1] if self._index else None
+
+    @property
+    def comments(self) -> tuple[str, ...]:
+        """The comments of the current move, or of the game's start."""
+        entry = self.current
+        return self.start_comments if entry is None else entry.comments
+
+    def next(self) -> bool:
+        """Play the next move; ``False`` at the end."""
+        if self._index >= self.total:
+            return False
+        self.board.push(self.entries[self._index].move)
+        self._index += 1
+        return True
+
+    def prev(self) -> bool:
+        """Take back the current move; ``False`` at the start."""
+        if self._index == 0:
+            return False
+        self.board.pop()
+        self._index -= 1
+        return True
+
+    def jump(self, number: int) -> int:
+        """Go to the position after move ``number`` (clamped to 0..total); return where."""
+        target = max(0, min(number, self.total))
+        while self._index < target:
+            self.next()
+        while self._index > target:
+            self.prev()
+        return self._index
+
+    def first(self) -> None:
+        """Go to the start, before any move."""
+        self.jump(0)
+
+    def last(self) -> None:
+        """Go to the position after the last move."""
+        self.jump(self.total)
+
+    def header(self) -> str:
+        """``after move N: <move>`` for the shown position."""
+        entry = self.current
+        if entry is None:
+            return "after move 0: (start of the game)"
+        return f"after move {self._index}: {entry.text}{entry.annotation or ''}"
+
+    def last_move_text(self) -> str | None:
+        """The current move's text and annotation, as the board shows it."""
+        entry = self.current
+        return None if entry is None else f"{entry.text}{entry.annotation or ''}"
+
+
+# ------------------------------------------------------------------ pipes
+
+
+def _comment_lines(comments: Sequence[str]) -> list[str]:
+    return ["; " + line.strip() for comment in comments for line in comment.strip().splitlines()]
+
+
+def render_frames(stepper: Stepper, *, width: int = 100) -> Iterator[str]:
+    """Every position from the start to the end as plain text, each under its header line.
+
+    The first frame also lists the tags; each frame shows its move's comments as ``; ...``
+    lines. The stepper is left where it was.
+    """
+    start = stepper.index
+    try:
+        stepper.first()
+        while True:
+            lines = [stepper.header()]
+            if stepper.index == 0:
+                lines += [f'[{name} "{value}"]' for name, value in stepper.tags]
+            lines += _comment_lines(stepper.comments)
+            board = board_text(stepper.board, last_move=stepper.last_move_text(), width=width)
+            yield "\n".join(lines) + "\n\n" + board
+            if not stepper.next():
+                break
+        if stepper.error:
+            yield f"stopped: {stepper.error}\n"
+    finally:
+        stepper.jump(start)
+
+
+# ------------------------------------------------------------- the screen
+
+#: Key names a :data:`KeyReader` returns besides single characters.
+RIGHT, LEFT, HOME, END = "right", "left", "home", "end"
+ENTER, ESC, BACKSPACE, CTRL_C, EOF, UNKNOWN = "enter", "esc", "backspace", "ctrl-c", "eof", "?"
+
+#: Returns the next key pressed: a character, or one of the key names above.
+KeyReader = Callable[[], str]
+
+_NEXT = {"n", "N", RIGHT, " "}
+_PREV = {"p", "P", LEFT}
+_FIRST = {"f", "F", HOME}
+_LAST = {"l", "L", END}
+_QUIT = {"q", "Q", ESC, CTRL_C, EOF}
+HELP = (
+    "n/space/right: next",
+    "p/left: back",
+    "f/Home: first",
+    "l/End: last",
+    "g N Enter: go to move N",
+    "q/Esc: quit",
+)
+
+
+class _Words:
+    """Items laid out left to right and wrapped between items, never inside one."""
+
+    def __init__(self, items: Sequence[Text], sep: str = " ") -> None:
+        self.items = items
+        self.sep = sep
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for item in self.items:
+            if line and len(line) + len(self.sep) + len(item) > options.max_width:
+                yield line
+                line = Text()
+            if line:
+                line.append(self.sep)
+            line.append_text(item)
+        yield line
+
+
+def _move_window(stepper: Stepper, window: int, color: bool) -> _Words:
+    """The moves around the current one, the current one bracketed (reversed in colour)."""
+    low = max(1, stepper.index - window)
+    high = min(stepper.total, stepper.index + window)
+    items = [Text("...")] if low > 1 else []
+    for number in range(low, high + 1):
+        label = stepper.entries[number - 1].label(number)
+        if number != stepper.index:
+            items.append(Text(label))
+        elif color:
+            items.append(Text(label, style="reverse bold"))
+        else:
+            items.append(Text(f"[{label}]"))
+    if high < stepper.total:
+        items.append(Text("..."))
+    if not stepper.total:
+        items.append(Text("(no moves)"))
+    return _Words(items)
+
+
+def screen_renderable(
+    stepper: Stepper,
+    *,
+    color: bool,
+    prompt: str | None = None,
+    message: str | None = None,
+    window: int = 6,
+) -> RenderableType:
+    """One screen of the replay: board, moves around the current one, comment and help."""
+    title = f"move {stepper.index} of {stepper.total}"
+    board = board_renderable(
+        stepper.board, last_move=stepper.last_move_text(), title=title, color=color
+    )
+    parts: list[RenderableType] = [board, _move_window(stepper, window, color)]
+    parts += [
+        Text(line, style="italic" if color else "") for line in _comment_lines(stepper.comments)
+    ]
+    if stepper.error and stepper.index == stepper.total:
+        parts.append(Text(f"stopped: {stepper.error}", style="red" if color else ""))
+    if message:
+        parts.append(Text(message, style="yellow" if color else ""))
+    if prompt is not None:
+        parts.append(Text(f"go to move (0-{stepper.total}, Enter; Esc cancels): {prompt}_"))
+    else:
+        parts.append(_Words([Text(item, style="dim" if color else "") for item in HELP], "   "))
+    return Group(*parts)
+
+
+def run_interactive(
+    stepper: Stepper, console: Console, *, read_key: KeyReader | None = None, window: int = 6
+) -> int:
+    """Step through the game from single keys until quit; return the move reached.
+
+    Without ``read_key`` the keys come from the terminal in cbreak mode (restored on every
+    exit, exceptions included); tests pass their own reader.
+    """
+    if read_key is not None:
+        return _loop(stepper, console, read_key, window)
+    with terminal_keys() as reader:
+        return _loop(stepper, console, reader, window)
+
+
+def _loop(stepper: Stepper, console: Console, read_key: KeyReader, window: int) -> int:
+    color = use_color(console)
+    prompt: str | None = None
+    message: str | None = None
+    while True:
+        console.clear()
+        console.print(
+            screen_renderable(stepper, color=color, prompt=prompt, message=message, window=window)
+        )
+        message = None
+        try:
+            key = read_key()
+        except (KeyboardInterrupt, EOFError, StopIteration):
+            key = CTRL_C
+        if prompt is not None:
+            prompt, message = _prompt_key(stepper, prompt, key)
+            continue
+        if key in _QUIT:
+            return stepper.index
+        if key in _NEXT:
+            if not stepper.next():
+                message = "this is the last move"
+        elif key in _PREV:
+            if not stepper.prev():
+                message = "this is the start of the game"
+        elif key in _FIRST:
+            stepper.first()
+        elif key in _LAST:
+            stepper.last()
+        elif key in ("g", "G"):
+            prompt = ""
+
+
+def _prompt_key(stepper: Stepper, prompt: str, key: str) -> tuple[str | None, str | None]:
+    """One key typed after ``g``: digits, Backspace, Enter (jump) or Esc (cancel)."""
+    if key.isdigit() and len(key) == 1:
+        return prompt + key, None
+    if key == BACKSPACE:
+        return prompt[:-1], None
+    if key == ENTER:
+        if not prompt:
+            return None, None
+        wanted = int(prompt)
+        reached = stepper.jump(wanted)
+        if reached != wanted:
+            return None, f"the game has {stepper.total} moves: showing move {reached}"
+        return None, None
+    if key in (ESC, CTRL_C, EOF):
+        return None, None
+    return prompt, None
+
+
+# ---------------------------------------------------------- the terminal
+
+_ESCAPES = {
+    b"[C": RIGHT,
+    b"OC": RIGHT,
+    b"[D": LEFT,
+    b"OD": LEFT,
+    b"[H": HOME,
+    b"OH": HOME,
+    b"[1~": HOME,
+    b"[7~": HOME,
+    b"[F": END,
+    b"OF": END,
+    b"[4~": END,
+    b"[8~": END,
+}
+_BYTES = {b"\r": ENTER, b"\n": ENTER, b"\x7f": BACKSPACE, b"\x08": BACKSPACE, b"\x03": CTRL_C}
+
+
+def decode_key(read_byte: Callable[[], bytes], more: Callable[[], bool]) -> str:
+    """Decode one key from a byte source; ``more()`` says whether a byte is waiting.
+
+    An arrow or Home/End key arrives as one escape sequence; a lone Esc has nothing after it.
+    """
+    data = read_byte()
+    if not data:
+        return EOF
+    if data != b"\x1b":
+        if data in _BYTES:
+            return _BYTES[data]
+        char = data.decode("latin-1")
+        return char if char.isascii() and char.isprintable() else UNKNOWN
+    if not more():
+        return ESC
+    seq = read_byte()
+    if seq not in (b"[", b"O"):
+        return UNKNOWN
+    while more():
+        byte = read_byte()
+        seq += byte
+        if not byte or 0x40 <= byte[0] <= 0x7E:  # the final byte of a sequence
+            break
+    return _ESCAPES.get(seq, UNKNOWN)
+
+
+@contextmanager
+def terminal_keys() -> Iterator[KeyReader]:
+    """A key reader on standard input: cbreak mode on a POSIX terminal, lines elsewhere.
+
+    The terminal's settings are restored when the block ends, however it ends.
+    """
+    try:
+        import select
+        import termios
+        import tty
+    except ImportError:  # not POSIX: read whole lines, each character a key
+        yield _line_keys()
+        return
+    if not sys.stdin.isatty():
+        yield _line_keys()
+        return
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        # One key at a time, no echo; Ctrl-C still interrupts. TCSANOW keeps keys typed ahead.
+        tty.setcbreak(fd, termios.TCSANOW)
+
+        def read_byte() -> bytes:
+            return os.read(fd, 1)
+
+        def more() -> bool:
+            return bool(select.select([fd], [], [], 0.05)[0])
+
+        yield lambda: decode_key(read_byte, more)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _line_keys() -> KeyReader:
+    """Keys from whole lines typed on standard input; an empty line means next."""
+    pending: list[str] = []
+
+    def read() -> str:
+        if not pending:
+            line = sys.stdin.readline()
+            if not line:
+                return EOF
+            pending.extend(line.rstrip("\r\n") or "n")
+            pending.append(ENTER)
+        return pending.pop(0)
+
+    return read
