@@ -638,7 +638,7 @@ class Board:
         forms = []
         for reading, target, dst in legal:
             index = self._dst_index(target, dst)
-            forms.append(str(self._full_form(reading, target, index)))
+            forms.append(str(self._canonical(reading, target, index)))
             self._apply_card(reading, dst)
             keys.add(self.key())
             self._undo.pop()
@@ -651,16 +651,6 @@ class Board:
                 f"write {' or '.join(unique)}",
                 unique,
             )
-
-    def _full_form(self, reading: _Reading, target: Target, dst: int) -> Move:
-        """The long form of a reading, with every position written (for error messages)."""
-        move = self._canonical(reading, target, dst)
-        place, _, pos, _ = reading
-        if place is Place.RAY:
-            return move._replace(depth=len(self.rays[reading[1] - 1]) - pos)
-        if place is Place.CLOUD or place is Place.WIND:
-            return move._replace(end=End.LEFT if pos == 0 else End.RIGHT)
-        return move
 
     def _readings(self, move: Move) -> list[_Reading]:
         """The playable cards a written source and card can mean (target not yet checked)."""

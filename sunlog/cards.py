@@ -75,7 +75,7 @@ class Card(int):
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``10H``, ``TH``, ``th``, ``10♥``...; raise ``ValueError`` otherwise."""
-        card = _BY_TEXT.get(text.upper())
+        card = _BY_TEXT.get(text)
         if card is None:
             raise ValueError(f"expected a card like QD or 10H, found {text!r}")
         return card
@@ -120,7 +120,13 @@ for _suit, _spellings in _SUIT_SPELLINGS.items():
         _labels = [_RANK_LABELS[_value - 1]] + (["T"] if _value == 10 else [])
         for _label in _labels:
             for _s in _spellings:
-                _BY_TEXT[_label + _s] = CARDS[_suit * 13 + _value - 1]
+                for _spelling in {
+                    _label + _s,
+                    _label.lower() + _s,
+                    _label + _s.lower(),
+                    (_label + _s).lower(),
+                }:
+                    _BY_TEXT[_spelling] = CARDS[_suit * 13 + _value - 1]
 
 #: The ordered deck of SPEC 4.1: copy 1 then copy 2, suits S H D C, ranks A..K.
 DECK_ORDER: tuple[Card, ...] = CARDS + CARDS

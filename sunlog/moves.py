@@ -65,7 +65,7 @@ CARD_MOVE_RE = re.compile(
         )(?::(?P<card>{_CARD}))?
       |(?P<bare>{_CARD})
     )>(?P<target>A[12]?|K|r(?P<tray>\d+))""",
-    re.IGNORECASE | re.VERBOSE,
+    re.IGNORECASE | re.VERBOSE | re.ASCII,
 )
 # Logs repeat the same few thousand card move tokens: remember what each one means.
 _PARSED: dict[str, Move] = {}

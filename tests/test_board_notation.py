@@ -1,0 +1,184 @@
+"""Short forms, ambiguity and canonical forms of card moves (SPEC 5.2) as the board reads them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from enginekit import (
+    board_from_deals,
+    board_from_rays,
+    cards,
+    deal_all,
+    legal_texts,
+    play,
+    random_playout,
+)
+
+from sunlog.board import Board
+from sunlog.cards import Card
+from sunlog.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from sunlog.moves import End, Move, MoveKind, Place
+
+# Deal 0's first deal (SPEC 4): AD lies on rays 9 and 13, 6S on rays 4 and 12.
+DEAL0 = "3H 8C JS 6S 4H 2D 10S 7H AD 8H 10H 6S AD"
+
+
+def deal0(variant: str = "sun") -> Board:
+    board = play(Board(variant, deal=0), "deal")
+    assert " ".join(str(r[-1]) for r in board.rays) == DEAL0
+    return board
+
+
+def test_bare_card_with_two_copies_giving_different_positions_is_ambiguous(variant: str) -> None:
+    board = deal0(variant)
+    with pytest.raises(AmbiguousMoveError, match="AD>A can be read 2 ways with different results"):
+        board.push_text("AD>A")
+    assert not board.is_legal(Move.parse("AD>A"))
+    assert board.move_count == 1
+
+
+def test_ambiguity_error_names_the_shortest_longer_forms_and_each_is_legal() -> None:
+    board = deal0()
+    with pytest.raises(AmbiguousMoveError) as info:
+        board.push_text("AD>A")
+    forms = info.value.candidates
+    assert set(forms) == {"r9:AD>A", "r13:AD>A"}  # canonical: no depth where none is needed
+    assert f"write {forms[0]} or {forms[1]}" in str(info.value)
+    results = set()
+    for form in forms:
+        trial = board.copy()
+        trial.push_text(form)
+        results.add(trial.key())
+    assert len(results) == 2
+
+
+def test_long_forms_resolve_the_ambiguity() -> None:
+    for text, emptied in (("r9:AD>A", 8), ("r13:AD>A", 12), ("r13>A", 12), ("r9.1:AD>A", 8)):
+        board = deal0()
+        board.push_text(text)
+        assert board.rays[emptied] == []
+
+
+def test_bare_card_with_one_playable_copy_is_accepted_and_canonical_names_the_ray() -> None:
+    board = play(deal0("sun-3"), "r9:AD>A")  # the other AD goes onto the second pile
+    assert str(board.canonical(Move.parse("AD>A"))) == "r13:AD>A"
+    board.push_text("AD>A")
+    assert board.rays[12] == []
+
+
+def test_bare_card_readings_that_give_the_same_position_are_accepted() -> None:
+    # the open ray ends KC KC: either copy leaves the same ray, so KC>K is not ambiguous
+    board = board_from_rays("sun", {2: "2D 3D 4D 5D 6D 7D KC KC"}, dealt=8)
+    play(board, "open 2")
+    assert str(board.canonical(Move.parse("r2.2:KC>K"))) == "r2:KC>K"
+    board.push_text("KC>K")
+    assert board.rays[1] == cards("2D 3D 4D 5D 6D 7D KC")
+
+
+def test_no_playable_copy_says_what_is_playable() -> None:
+    board = deal0()
+    with pytest.raises(
+        IllegalMoveError,
+        match="no 5C is playable here: the playable cards are 10H 10S 2D 3H 4H 6S 7H 8C 8H AD JS",
+    ):
+        board.push_text("5C>A")
+
+
+def test_wrong_outer_card_message_names_both_cards() -> None:
+    board = board_from_deals("sun", ["AS 2S 3S 4S 7H 6S 7S 8S 9S 10S JS QS KS"], dealt=1)
+    with pytest.raises(IllegalMoveError, match=r"^ray 5's outer card is 7H, not QD$"):
+        board.push_text("r5:QD>K")
+
+
+def test_card_that_fits_no_target_is_explained() -> None:
+    board = deal0()
+    with pytest.raises(
+        IllegalMoveError, match=r"^3H cannot start the aces pile of hearts: an empty pile takes"
+    ):
+        board.push_text("r1:3H>A")
+
+
+def test_notation_is_case_insensitive_and_reads_t_and_suit_symbols() -> None:
+    for text in ("R9:ad>a", "r9:A♦>A", "r9:a♢>a"):
+        board = deal0()
+        board.push_text(text)
+        assert board.rays[8] == []
+    board = deal0()
+    with pytest.raises(IllegalMoveError, match="10H cannot start the aces pile of hearts"):
+        board.push_text("r11:Th>A")
+
+
+def test_unreadable_moves_raise_invalid_move_error() -> None:
+    for text in ("", "r9:AD", "r9:AD>Q", "r9:AD>A extra", "open x", "deal 1S", "gather"):
+        with pytest.raises(InvalidMoveError):
+            Move.parse(text)
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+@pytest.mark.parametrize("deal", [0, 1, 42, 20261129])
+def test_listed_moves_are_canonical_and_round_trip_their_text(variant: str, deal: int) -> None:
+    board = Board(variant, deal=deal)
+    rng = random.Random(deal)
+    steps = 0
+    for _ in random_playout(board, rng, max_moves=300):
+        steps += 1
+        if steps % 7:
+            continue
+        for move in board.legal_moves():
+            assert Move.parse(str(move)) == move
+            assert board.canonical(move) == move
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+def test_canonical_form_of_every_long_form_is_the_listed_move(variant: str) -> None:
+    board = Board(variant, deal=42)
+    rng = random.Random(7)
+    for _ in random_playout(board, rng, max_moves=200):
+        listed = {str(m) for m in board.legal_moves()}
+        for move in board.legal_moves():
+            if move.kind is not MoveKind.CARD:
+                continue
+            long = _long_form(board, move)
+            if long is not None:
+                assert str(board.canonical(long)) in listed
+
+
+def _long_form(board: Board, move: Move) -> Move | None:
+    """The move with every position written (depth for rays, end for rows)."""
+    if move.source is Place.RAY:
+        assert move.index is not None
+        ray = board.rays[move.index - 1]
+        if move.depth is not None:
+            return move
+        return move._replace(depth=len(ray) - _outermost(ray, move.card))
+    if move.source in (Place.CLOUD, Place.WIND):
+        if move.end is not None:
+            return move
+        row = board.wind_row if move.source is Place.WIND else board.clouds[move.index - 1]
+        assert row is not None
+        end = End.LEFT if row[0] == move.card else End.RIGHT
+        return move._replace(end=end)
+    return None
+
+
+def _outermost(ray: list[Card], card: Card | None) -> int:
+    return max(i for i, c in enumerate(ray) if c == card)
+
+
+def test_a2_is_listed_only_where_the_first_pile_takes_the_card_too() -> None:
+    board = play(Board("sun-3", deal=0), "deal r9:AD>A")
+    texts = legal_texts(board)
+    assert "r13:AD>A" in texts and "r13:AD>A2" not in texts
+    board = play(Board("sun-3", deal=0), "deal")
+    texts = legal_texts(board)
+    assert {"r9:AD>A", "r9:AD>A2", "r13:AD>A", "r13:AD>A2"} <= set(texts)
+
+
+def test_a_written_move_is_checked_whole_before_anything_changes() -> None:
+    board = deal_all(Board("sun", deal=42))
+    before = board.key()
+    for text in ("r1.9:AS>A", "c1>A", "w>A", "A:AS>K", "r1:KS>r2", "open 14"):
+        with pytest.raises(IllegalMoveError):
+            board.push_text(text)
+        assert board.key() == before
