@@ -67,15 +67,20 @@ def game_to_json(game: Game) -> dict[str, Any]:
     try:
         variant_name = Variant.parse(variant).value if variant is not None else "sun"
     except ValueError:
-        variant_name = variant
-    return {
+        variant_name = None  # unknown: the Variant tag keeps what was written
+    claimed = game.claimed_result.lower()
+    data = {
         "tags": [{"name": t.name, "value": t.value} for t in game.tags],
         "variant": variant_name,
         "comments": list(game.comments),
         "moves": [move_to_json(m) for m in game.moves],
-        "result": game.claimed_result.lower(),
+        # a Result tag that is no result stays in the tags; the JSON result stays valid
+        "result": claimed if claimed in RESULTS else (game.result or "*"),
         "final_comments": list(game.final_comments),
     }
+    if variant_name is None:
+        del data["variant"]
+    return data
 
 
 def document_json(games: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -112,8 +117,9 @@ def _strings(value: Any, where: _Path) -> tuple[str, ...]:
 
 
 def _card(value: Any, where: _Path) -> Card:
+    text = _expect(value, str, where, "a card like QD or 10H")  # its error names the place
     try:
-        return Card.parse(_expect(value, str, where, "a card like QD or 10H"))
+        return Card.parse(text)
     except ValueError as exc:
         raise where.fail(str(exc)) from None
 

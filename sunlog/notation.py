@@ -95,7 +95,7 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
         n = len(line)
         if pos == 0 and not _SPECIAL.search(line):  # moves only: nothing decides a boundary
             chunk.add(line)
-            chunk.has_moves = chunk.has_moves or not line.isspace()
+            chunk.has_moves = chunk.has_moves or not (line.isspace() or not line)  # "" after a BOM
             _check_size(chunk)
             continue
         while pos < n:
@@ -108,7 +108,7 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
             elif kind == "tag" and chunk.has_moves:
                 chunk.add(line[start:pos])
                 yield chunk
-                chunk, start, has_tags = _Chunk(line_no, pos + 1), pos, False
+                chunk, start, has_tags = _Chunk(line_no, pos + 1), pos, True  # this tag begins it
             elif kind == "tag":
                 has_tags = True
             elif kind == "word":
@@ -233,8 +233,11 @@ def _unescape(token: Token, raw: str, where: int) -> str:
 
 
 def _comment_text(token: Token) -> str:
+    """A comment's text without its marks; CRLF inside a { } comment reads as a line break."""
     text = str(token)
-    return text[1:-1].strip() if text.startswith("{") else text[1:].strip()
+    if text.startswith("{"):
+        return text[1:-1].replace("\r\n", "\n").strip()
+    return text[1:].strip()
 
 
 class _Locator:
@@ -370,29 +373,32 @@ _SOURCE_RE = re.compile(r"r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?|[ak]", re.
 _CARD_RE = re.compile(r"(?:10|[2-9ajqkt])[shdc♠♥♦♣♤♡♢♧]", re.IGNORECASE)
 _TARGET_RE = re.compile(r"a[12]?|k|r\d+", re.IGNORECASE)
 _EXPECT_NUMBER = {"OPEN": "open", "GATHER": "gather"}
+_MOVE_NUMBER = re.compile(r"[0-9]+\.")
+_JOINED_ANNOTATION = re.compile(r"(.+?)([!?]+)")
 
 
 def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tuple[LogError, int]:
     """Turn a Lark error into a player's sentence, at the start of the offending word."""
-    if isinstance(exc, UnexpectedEOF):
+    unexpected = exc.token.type if isinstance(exc, UnexpectedToken) else None
+    at_end = isinstance(exc, UnexpectedEOF) or unexpected == "$END"
+    if at_end:
         pos = len(text.rstrip())
-        found = "the end of the game"
-        word = ""
     else:
         pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
-        if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
-            pos = len(text.rstrip())
-        while pos > 0 and not text[pos - 1].isspace():
-            pos -= 1
-        m = _WORD.match(text, pos)
-        word = m.group() if m else ""
-        found = f"'{word}'" if word else "the end of the game"
+    while pos > 0 and not text[pos - 1].isspace():
+        pos -= 1
+    m = _WORD.match(text, pos)
+    word = m.group() if m else ""
+    found = f"'{word}'" if word else "the end of the game"
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     line, column = where(line, column)
     expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
     previous = _previous_word(text, pos)
-    message, in_move = _diagnose(word, found, expected, previous)
+    if at_end:  # the game ends too early: explain what the last word lacks, placed at it
+        message, in_move = _diagnose("", "the end of the game", expected, word, None)
+    else:
+        message, in_move = _diagnose(word, found, expected, previous, unexpected)
     error = LogSyntaxError(
         message, line=line, column=column, game=index, move=1 if in_move else None, text=word
     )
@@ -406,9 +412,16 @@ def _previous_word(text: str, pos: int) -> str:
     return words[-1] if words else ""
 
 
-def _diagnose(word: str, found: str, expected: set[str], previous: str) -> tuple[str, bool]:
-    """The message for an unreadable ``word``, and whether it is part of a move."""
-    if word.startswith("{"):
+def _diagnose(
+    word: str, found: str, expected: set[str], previous: str, unexpected: str | None
+) -> tuple[str, bool]:
+    """The message for an unreadable ``word``, and whether it is part of a move.
+
+    ``unexpected`` is the type of the token the parser did not expect, or ``None`` when no
+    token could be read at all."""
+    if _MOVE_NUMBER.fullmatch(previous) and (unexpected is not None or not word):
+        return f"a move number must be followed by a move, found {found}", True
+    if word.startswith("{") and unexpected is None:
         return "this { comment is never closed: a } must end it", False
     if word.startswith("["):
         return (
@@ -418,8 +431,21 @@ def _diagnose(word: str, found: str, expected: set[str], previous: str) -> tuple
         )
     if expected & {"RAY_NUMBER"} and previous.lower() in ("open", "gather"):
         return f"expected a ray number 1 to 13 after '{previous.lower()}', found {found}", True
+    joined = _JOINED_ANNOTATION.fullmatch(word)
+    if unexpected == "ANNOTATION" and joined:
+        return (
+            "an annotation is one of ! ? !! ?? !? ?!, joined to the end of its move; "
+            f"found '{joined.group(2)}' after '{joined.group(1)}'",
+            True,
+        )
     if expected == {"ANNOTATION"} or word[:1] in "!?":
         return f"an annotation (! ? !! ?? !? ?!) must follow a move, found {found}", True
+    if expected and expected <= {"$END", "<END-OF-FILE>"} and unexpected is not None:
+        return (
+            f"the game ended at its result token, so {found} cannot follow it "
+            "(a result token stands apart from its move, after white space)",
+            False,
+        )
     if _RESULT_WORD.fullmatch(word):
         return f"a result token ends a game; it cannot follow {previous!r}", False
     if re.fullmatch(r"\d+\.?", word):
@@ -457,7 +483,7 @@ def _diagnose_move(word: str, found: str, previous: str) -> str:
         return f"a card move is SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
     if ":" in word or _SOURCE_RE.fullmatch(word) or _CARD_RE.fullmatch(word):
         after_cards = previous.lower() in ("deal", "wind") or _CARD_RE.fullmatch(previous)
-        if after_cards and not _CARD_RE.fullmatch(word):
+        if after_cards and ":" not in word and not _CARD_RE.fullmatch(word):
             return f"expected a card like QD or 10H, found {found}"
         return f"a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
     if (

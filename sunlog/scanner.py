@@ -39,7 +39,8 @@ _ORDER = (
     "ANNOTATION",
 )
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
-_BAD_ESCAPE = re.compile(r'\\[^"\\]')
+# A backslash escaping anything but " or \, counted from the start of a run of backslashes.
+_BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
 _ESCAPE = re.compile(r"\\(.)")
 _NEWLINE = re.compile("\n")
 _new_move = tuple.__new__  # GameMove is a named tuple: build it without keyword handling
@@ -130,7 +131,10 @@ class Scanner:
                 if number is not None:
                     raise _Unfit
                 raw = m.group(kind)  # type: ignore[arg-type]
-                note = raw[1:-1].strip() if kind == "BRACE_COMMENT" else raw[1:].strip()
+                if kind == "BRACE_COMMENT":  # CRLF inside reads as a line break
+                    note = raw[1:-1].replace("\r\n", "\n").strip()
+                else:
+                    note = raw[1:].strip()
                 if moves:
                     comments.setdefault(len(moves) - 1, []).append(note)
                 else:
