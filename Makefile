@@ -27,7 +27,9 @@ install: $(STAMP)
 
 demo: install
 	$(BIN)/sunlog --version
-	$(BIN)/sunlog check samples
+	$(BIN)/sunlog check samples/*.sun
+	@echo '# samples/invalid holds one log per kind of error: check reports each and exits 1'
+	$(BIN)/sunlog check samples || test $$? -eq 1
 	$(BIN)/sunlog show samples/won-sun.sun
 
 test: install

@@ -1,0 +1,290 @@
+"""How often Sun comes out: a policy's results over a range of deals, with a Wilson interval.
+
+:func:`run_stats` plays deals D..D+N-1 with one policy and sums up what happened. Every game
+depends only on (variant, policy, deal), so the figures are the same on every run and for
+any number of processes: ``jobs`` splits the deals into fixed chunks played by a
+``ProcessPoolExecutor`` and adds the chunks up in order. ``python -m sunlog.stats`` prints
+the figures (``--json`` for programs); ``sunlog stats`` takes the same options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from sunlog.board import Board, Variant
+from sunlog.policies import DEFAULT_POLICY, POLICIES, Policy, get_policy, play
+
+__all__ = [
+    "CHUNK",
+    "STAGE_KEYS",
+    "GameSummary",
+    "StatsResult",
+    "main",
+    "play_deals",
+    "run_stats",
+    "wilson",
+]
+
+#: Deals per task handed to a worker process (the split never changes the figures).
+CHUNK = 50
+#: The keys of ``wins_by_stage``: the stage a game was won in.
+STAGE_KEYS = ("1", "2", "3", "wind")
+#: z for a two-sided 95% interval.
+_Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) for no trials."""
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be 0..{trials}, not {successes}")
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    # at 0 and at all successes the bound is exactly 0 or 1; rounding would miss it
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What :func:`run_stats` keeps of one game."""
+
+    deal: int
+    status: str  # "won", "lost" or "playing" (an unfinished game)
+    stage: str  # one of STAGE_KEYS: the stage the game ended in
+    on_foundations: int
+    moves: int
+
+    @classmethod
+    def of(cls, deal: int, board: Board) -> GameSummary:
+        return cls(
+            deal,
+            board.status().value,
+            str(board.stage.json),
+            board.on_foundations(),
+            board.move_count,
+        )
+
+
+@dataclass(frozen=True)
+class StatsResult:
+    """The figures of one run: wins, their stages, cards on the foundations at the end."""
+
+    variant: str
+    policy: str
+    first_deal: int
+    games: int
+    wins: int
+    lost: int
+    unfinished: int
+    wins_by_stage: dict[str, int] = field(default_factory=dict)
+    #: games by the number of cards on the foundations at their end
+    distribution: dict[int, int] = field(default_factory=dict)
+    moves: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win rate."""
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_on_foundations(self) -> float:
+        total = sum(count * games for count, games in self.distribution.items())
+        return total / self.games if self.games else 0.0
+
+    @property
+    def last_deal(self) -> int:
+        return self.first_deal + self.games - 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as a JSON object (``distribution`` keys are strings, ascending)."""
+        low, high = self.ci95
+        return {
+            "variant": self.variant,
+            "policy": self.policy,
+            "first_deal": self.first_deal,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci95": [low, high],
+            "wins_by_stage": {key: self.wins_by_stage.get(key, 0) for key in STAGE_KEYS},
+            "lost": self.lost,
+            "unfinished": self.unfinished,
+            "mean_on_foundations": self.mean_on_foundations,
+            "mean_moves": self.moves / self.games if self.games else 0.0,
+            "distribution": {str(k): v for k, v in sorted(self.distribution.items())},
+        }
+
+    def to_text(self) -> str:
+        """A report for people: the win rate with its interval, then the details."""
+        low, high = self.ci95
+        stages = "  ".join(f"{key}: {self.wins_by_stage.get(key, 0)}" for key in STAGE_KEYS)
+        lines = [
+            f"{self.variant}, policy {self.policy}, deals {self.first_deal}..{self.last_deal}"
+            f" ({self.games} games)",
+            f"won          {self.wins} = {self.win_rate:.2%}"
+            f"  (95% CI {low:.2%} .. {high:.2%}, Wilson)",
+            f"won in stage {stages}",
+            f"lost         {self.lost}",
+            f"cards on the foundations at the end: mean {self.mean_on_foundations:.1f}",
+        ]
+        if self.unfinished:
+            lines.append(f"unfinished   {self.unfinished}")
+        lines += _histogram(self.distribution, self.games)
+        return "\n".join(lines)
+
+    @classmethod
+    def from_games(
+        cls, variant: str, policy: str, first_deal: int, games: Sequence[GameSummary]
+    ) -> StatsResult:
+        """Add up game summaries."""
+        by_stage = Counter(g.stage for g in games if g.status == "won")
+        return cls(
+            variant=variant,
+            policy=policy,
+            first_deal=first_deal,
+            games=len(games),
+            wins=sum(g.status == "won" for g in games),
+            lost=sum(g.status == "lost" for g in games),
+            unfinished=sum(g.status == "playing" for g in games),
+            wins_by_stage={key: by_stage.get(key, 0) for key in STAGE_KEYS},
+            distribution=dict(sorted(Counter(g.on_foundations for g in games).items())),
+            moves=sum(g.moves for g in games),
+        )
+
+
+def _histogram(distribution: dict[int, int], games: int, width: int = 40) -> list[str]:
+    """The distribution in bands of ten cards (104, a win, on its own), as text bars."""
+    bands: Counter[str] = Counter()
+    for count, n in distribution.items():
+        band = "104" if count == 104 else f"{count // 10 * 10}-{min(count // 10 * 10 + 9, 103)}"
+        bands[band] += n
+    order = [f"{b}-{min(b + 9, 103)}" for b in range(0, 104, 10)] + ["104"]
+    lines = ["  cards      games"]
+    for band in order:
+        if bands[band]:
+            bar = "#" * max(1, round(width * bands[band] / games))
+            lines.append(f"  {band:>7}  {bands[band]:>7}  {bar}")
+    return lines
+
+
+def play_deals(variant: str, policy: Policy | str, deals: Sequence[int]) -> list[GameSummary]:
+    """Play each deal with ``policy`` and summarise it (the work of one chunk)."""
+    chosen = get_policy(policy)
+    return [GameSummary.of(deal, play(deal, variant, chosen)) for deal in deals]
+
+
+def run_stats(
+    variant: Variant | str,
+    policy: Policy | str = DEFAULT_POLICY,
+    games: int = 1000,
+    first_deal: int = 1,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> StatsResult:
+    """Play deals ``first_deal`` .. ``first_deal + games - 1`` and add up the results.
+
+    ``jobs`` processes share the work in chunks of :data:`CHUNK` deals; the result is the
+    same for any ``jobs``. ``progress(done, total)`` is called as games finish.
+    """
+    variant = variant if isinstance(variant, Variant) else Variant.parse(variant)
+    chosen = get_policy(policy)
+    if games < 0:
+        raise ValueError(f"the number of games must be 0 or more, not {games}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be 1 or more, not {jobs}")
+    if first_deal < 0 or first_deal + games > 1 << 64:
+        raise ValueError("deal numbers are 0 to 2^64-1")
+    chunks = [
+        range(start, min(start + CHUNK, first_deal + games))
+        for start in range(first_deal, first_deal + games, CHUNK)
+    ]
+    results: list[list[GameSummary]] = [[] for _ in chunks]
+    done = 0
+    if progress:
+        progress(0, games)
+    if jobs == 1 or len(chunks) <= 1:
+        for i, chunk in enumerate(chunks):
+            results[i] = play_deals(variant.value, chosen, chunk)
+            done += len(chunk)
+            if progress:
+                progress(done, games)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {
+                pool.submit(play_deals, variant.value, chosen, chunk): i
+                for i, chunk in enumerate(chunks)
+            }
+            for future in as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                done += len(chunks[i])
+                if progress:
+                    progress(done, games)
+    summaries = [game for chunk in results for game in chunk]
+    return StatsResult.from_games(variant.value, chosen.name, first_deal, summaries)
+
+
+# ------------------------------------------------------------------------------------------
+# python -m sunlog.stats
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m sunlog.stats",
+        description="Play a range of deals with a policy and print how often Sun comes out.",
+    )
+    parser.add_argument("--variant", default="sun", choices=[v.value for v in Variant])
+    parser.add_argument("--policy", default=DEFAULT_POLICY, choices=list(POLICIES))
+    parser.add_argument("--games", type=int, default=1000, help="how many deals (default 1000)")
+    parser.add_argument("--first-deal", type=int, default=1, help="the first deal (default 1)")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    return parser
+
+
+def _stderr_progress(done: int, total: int) -> None:
+    sys.stderr.write(f"\r{done}/{total} games")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m sunlog.stats``."""
+    args = _parser().parse_args(argv)
+    try:
+        result = run_stats(
+            args.variant,
+            args.policy,
+            args.games,
+            first_deal=args.first_deal,
+            jobs=args.jobs,
+            progress=_stderr_progress if sys.stderr.isatty() else None,
+        )
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_json()) if args.json else result.to_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
