@@ -1,19 +1,18 @@
 """The fast path of the reader: one regex pass over a game's text, no parse tree.
 
-The token patterns are taken from the Lark grammar itself, so ``grammar/sun.lark`` stays
-the one definition of the notation. Valid games (nearly all of them) are read here several
-times faster than through Lark; at the first token that does not fit, :meth:`Scanner.scan_game`
-returns ``None`` and the reader parses that game with Lark, which explains the error.
-Tests check that both paths build the same games.
+The token patterns are the Lark grammar's own terminals (:mod:`sunlog.terminals`), so
+``grammar/sun.lark`` stays the one definition of the notation. Valid games (nearly all
+of them) are read here several times faster than through Lark; at the first token that
+does not fit, :meth:`Scanner.scan_game` returns ``None`` and the reader parses that game
+with Lark, which explains the error. Tests check that both paths build the same games.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect
+from collections.abc import Mapping
 from typing import Any
-
-from lark import Lark
 
 from sunlog.cards import Card
 from sunlog.errors import InvalidMoveError
@@ -55,8 +54,7 @@ class _Unfit(Exception):
 class Scanner:
     """Reads one game's text with a master regex made from the grammar's terminals."""
 
-    def __init__(self, parser: Lark) -> None:
-        patterns = {t.name: t.pattern.to_regexp() for t in parser.terminals}
+    def __init__(self, patterns: Mapping[str, str]) -> None:
         alternatives = "|".join(f"(?P<{name}>{patterns[name]})" for name in _ORDER)
         # Whatever no terminal matches (a stray character, odd white space) is UNFIT.
         self._tokens = re.compile(f"(?:{patterns['WS']})?(?:{alternatives}|(?P<UNFIT>.))", re.S)

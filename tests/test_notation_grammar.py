@@ -19,8 +19,9 @@ from sunlog.cards import Card
 from sunlog.errors import LogSyntaxError
 from sunlog.game import Game
 from sunlog.moves import CARD_MOVE_RE, End, Move, MoveKind, Place, Target
-from sunlog.notation import _parser, parse_games, read_games, write_game
+from sunlog.notation import parse_games, read_games, write_game
 from sunlog.replay import replay
+from sunlog.syntax import lark_parser
 
 DATA = Path(__file__).parent / "data"
 HEAD = '[Deal "1"]\n'
@@ -726,7 +727,7 @@ def test_spellings_fixture_reads_every_spelling() -> None:
 
 # ------------------------------------------------ the card move terminal
 
-_TERMINAL = re.compile(_parser().get_terminal("CARD_MOVE").pattern.to_regexp())
+_TERMINAL = re.compile(lark_parser().get_terminal("CARD_MOVE").pattern.to_regexp())
 
 
 @settings(max_examples=300, deadline=None)
@@ -754,3 +755,33 @@ def test_grammar_terminal_and_move_regex_agree_on_real_moves(
 def test_move_regex_rejects_what_the_grammar_rejects(token: str) -> None:
     assert not _TERMINAL.fullmatch(token)
     assert not CARD_MOVE_RE.fullmatch(token)
+
+
+def test_the_scanners_patterns_are_the_grammars_terminals() -> None:
+    """sunlog/terminals.py is generated from the grammar: stale, it must be regenerated
+    (``python -m sunlog.terminals``), though the reader would still be right (it checks)."""
+    from sunlog import terminals
+    from sunlog.syntax import terminal_patterns
+
+    assert terminals.grammar_digest() == terminals.GRAMMAR_SHA256
+    assert terminals.patterns() == terminal_patterns()
+
+
+def test_a_valid_log_is_read_without_importing_lark() -> None:
+    """Start-up matters for `sunlog check` of one file: Lark is needed only to explain."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    sample = Path(__file__).parent.parent / "samples" / "won-sun.sun"
+    code = (
+        "import sys\n"
+        "from sunlog.notation import read_games\n"
+        "from sunlog.replay import replay\n"
+        "with open(sys.argv[1], encoding='utf-8') as handle:\n"
+        "    assert all(replay(game).valid for game in read_games(handle))\n"
+        "print('lark' in sys.modules)\n"
+    )
+    run = [sys.executable, "-c", code, str(sample)]
+    out = subprocess.run(run, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

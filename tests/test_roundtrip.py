@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator
 from notationkit import VARIANTS, GenGame, random_gen_game, render, to_game
 
 import sunlog.notation as notation
+import sunlog.syntax as syntax
 from sunlog.board import Board
 from sunlog.game import Game
 from sunlog.jsonio import document_json, game_to_json, read_json_games
@@ -198,7 +199,9 @@ def test_games_of_a_file_read_as_if_alone_at_shifted_places(
 
 def lark_game(chunk: Any) -> Game:
     """The game of a chunk read by the Lark parser (the reader's slow path)."""
-    return notation._assemble(notation._parse_items(chunk.text), notation._Locator(chunk), 1)
+    return syntax._assemble(
+        syntax._parse_items(chunk.text), syntax._Locator(chunk.line, chunk.column), 1
+    )
 
 
 @SETTINGS
