@@ -214,16 +214,16 @@ def check(
             files.append(item)
     stdin_text = cliutil.read_stdin() if STDIN in files else None
     totals = cliutil.CheckTotals()
-    for report in _file_reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text):
-        for game in report.games:
-            totals.add(game)
-            if json_out:
-                typer.echo(cliutil.dumps(game.to_json()))
-            elif not game.valid or verbose:
-                typer.echo(game.text())
-        if report.io_error is not None:
-            _err(str(report.io_error))
+    for item in _reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text):
+        if isinstance(item, CliError):
+            _err(str(item))
             code = USAGE
+            continue
+        totals.add(item)
+        if json_out:
+            typer.echo(cliutil.dumps(item.to_json()))
+        elif not item.valid or verbose:
+            typer.echo(item.text())
     if not quiet and files:
         _err(totals.summary(len(files)))
     if code == OK and totals.invalid:
@@ -231,10 +231,12 @@ def check(
     raise typer.Exit(code)
 
 
-def _file_reports(
+def _reports(
     files: list[str], *, verbose: bool, jobs: int, stdin_text: str | None
-) -> Iterator[cliutil.FileReport]:
-    """Each file's report, in the order given, from ``jobs`` processes when above 1."""
+) -> Iterator[cliutil.CheckReport | CliError]:
+    """Every game's report, file after file in the order given, and a :class:`CliError`
+    for a file that could not be read. With ``jobs`` above 1 the files are checked in
+    that many processes; alone, a file's reports stream as its games are checked."""
     workers = jobs or (os.cpu_count() or 1)
     bar = _progress(files)
     try:
@@ -247,14 +249,18 @@ def _file_reports(
                     cliutil.check_file, files, [verbose] * len(files), texts, chunksize=1
                 )
                 for report in results:
-                    bar(report)
-                    yield report
+                    bar(len(report.games))
+                    yield from report.games
+                    if report.io_error is not None:
+                        yield report.io_error
         else:
             for path in files:
                 text = stdin_text if path == STDIN else None
-                report = cliutil.check_file(path, verbose, text)
-                bar(report)
-                yield report
+                games = 0
+                for item in cliutil.check_reports(path, verbose, text):
+                    games += isinstance(item, cliutil.CheckReport)
+                    yield item
+                bar(games)
     finally:
         bar(None)
 
@@ -267,10 +273,10 @@ def _stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def _progress(files: list[str]) -> Callable[[cliutil.FileReport | None], None]:
+def _progress(files: list[str]) -> Callable[[int | None], None]:
     """A rich progress bar on stderr when it is a terminal and there are many files."""
     if len(files) < PROGRESS_FILES or not _stderr_is_terminal():
-        return lambda report: None
+        return lambda checked: None
     from rich.console import Console
     from rich.progress import Progress
 
@@ -285,12 +291,13 @@ def _progress(files: list[str]) -> Callable[[cliutil.FileReport | None], None]:
     progress.start()
     games = 0
 
-    def advance(report: cliutil.FileReport | None) -> None:
+    def advance(checked: int | None) -> None:
+        """One more file done, with ``checked`` games; None: the work is over."""
         nonlocal games
-        if report is None:
+        if checked is None:
             progress.stop()
             return
-        games += len(report.games)
+        games += checked
         progress.update(task, advance=1, description=f"checking ({games} games)")
 
     return advance

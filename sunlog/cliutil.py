@@ -38,6 +38,7 @@ __all__ = [
     "caret",
     "check_at",
     "check_file",
+    "check_reports",
     "error_heading",
     "expand_paths",
     "is_json_path",
@@ -438,22 +439,33 @@ def check_game(game: Game, path: str, *, verbose: bool, text: str | None) -> Che
     return CheckReport(path, game.index, result.moves, claimed, error, source, board)
 
 
-def check_file(path: str, verbose: bool = False, stdin_text: str | None = None) -> FileReport:
-    """Check every game of one file (runs in a worker process with ``-j``)."""
-    report = FileReport(path)
-    games = read_games_from(path, stdin_text=stdin_text)
+def check_reports(
+    path: str, verbose: bool = False, stdin_text: str | None = None
+) -> Iterator[CheckReport | CliError]:
+    """Check the games of one file one at a time, yielding each report as it is made (so a
+    file of a million games is never held whole); a file that cannot be read ends with the
+    :class:`CliError` saying why."""
     try:
-        for game in games:
-            report.games.append(check_game(game, path, verbose=verbose, text=stdin_text))
+        for game in read_games_from(path, stdin_text=stdin_text):
+            yield check_game(game, path, verbose=verbose, text=stdin_text)
     except LogError as exc:  # the file as a whole is not a log (or stops being one)
         exc.path = path
         source = source_line(path, exc.line, text=stdin_text) if exc.line else None
-        report.games.append(CheckReport(path, None, 0, None, exc, source))
+        yield CheckReport(path, None, 0, None, exc, source)
     except CliError as exc:
-        return FileReport(path, report.games, exc)
+        yield exc
     except OSError as exc:
-        return FileReport(path, report.games, os_error(exc, path))
-    return report
+        yield os_error(exc, path)
+
+
+def check_file(path: str, verbose: bool = False, stdin_text: str | None = None) -> FileReport:
+    """Check every game of one file and keep the reports (a worker process's job with -j)."""
+    games: list[CheckReport] = []
+    for item in check_reports(path, verbose, stdin_text):
+        if isinstance(item, CliError):
+            return FileReport(path, games, item)
+        games.append(item)
+    return FileReport(path, games)
 
 
 def board_plain(board: Board) -> str:

@@ -13,6 +13,11 @@ _MASK = (1 << 64) - 1
 MAX_DEAL = 1 << 64
 
 
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
 class SplitMix64:
     """The SplitMix64 generator with a 64-bit state, exactly as SPEC 4.2 gives it."""
 
@@ -25,18 +30,30 @@ class SplitMix64:
 
     def next(self) -> int:
         """Draw the next 64-bit value."""
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        self.state = z = (self.state + _GAMMA) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
+
+    def skip(self, draws: int) -> None:
+        """Move on ``draws`` draws at once: each draw only adds the constant to the state."""
+        self.state = (self.state + draws * _GAMMA) & _MASK
 
 
 def shuffle(items: list[Card], rng: SplitMix64) -> None:
-    """Fisher–Yates in place: for i from len-1 down to 1, swap items[i] and items[draw % (i+1)]."""
-    draw = rng.next
+    """Fisher–Yates in place: for i from len-1 down to 1, swap items[i] and items[draw % (i+1)].
+
+    The generator is inlined here (a deal costs 103 draws, so it is worth the repetition);
+    the tests check it draws exactly what :meth:`SplitMix64.next` draws.
+    """
+    state = rng.state
     for i in range(len(items) - 1, 0, -1):
-        j = draw() % (i + 1)
+        state = (state + _GAMMA) & _MASK
+        z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        j = (z ^ (z >> 31)) % (i + 1)
         items[i], items[j] = items[j], items[i]
+    rng.state = state
 
 
 def deal_deck(number: int) -> list[Card]:
@@ -49,8 +66,7 @@ def deal_deck(number: int) -> list[Card]:
 def wind_row(number: int, collected: Sequence[Card]) -> list[Card]:
     """The wind row of deal ``number``: ``collected`` shuffled by the generator after 103 draws."""
     rng = SplitMix64(number)
-    for _ in range(len(DECK_ORDER) - 1):
-        rng.next()
+    rng.skip(len(DECK_ORDER) - 1)
     row = list(collected)
     shuffle(row, rng)
     return row
