@@ -333,7 +333,7 @@ class Board:
         """Check ``move`` against every rule and play it."""
         kind = move.kind
         if kind is MoveKind.CARD:
-            if self._push_outer_card(move):
+            if self._push_fast(move):
                 return
             reading, _target, dst = self._resolve_card(move)
             self._apply_card(reading, dst)
@@ -351,31 +351,72 @@ class Board:
             self._apply_wind(self._resolve_wind(move))
         self.move_stack.append(move)
 
-    def _push_outer_card(self, move: Move) -> bool:
-        """The fast path of :meth:`push` for the commonest move, ``rN:CARD>A`` or ``>K``
-        with CARD the ray's outer card; False leaves the move to the general path."""
-        card, n = move.card, move.index
-        if move.source is not Place.RAY or card is None or move.depth not in (None, 1):
+    def _push_fast(self, move: Move) -> bool:
+        """The fast path of :meth:`push` for the commonest moves of a log: a card named with
+        its ray, cloud or the wind row going to a foundation. False leaves the move to the
+        general path, which also explains what is wrong or ambiguous."""
+        card, source = move.card, move.source
+        if card is None:
             return False
-        if n is None or not 1 <= n <= RAYS:
-            return False
-        ray = self.rays[n - 1]
-        if not ray or ray[-1] != card:
+        if source is Place.RAY:
+            n = move.index
+            if n is None or not 1 <= n <= RAYS:
+                return False
+            src = self.rays[n - 1]
+            if not src:
+                return False
+            depth = move.depth
+            if depth is None and src[-1] == card:
+                pos = len(src) - 1
+            elif n != self.open_ray:
+                if depth != 1 or src[-1] != card:
+                    return False
+                pos = len(src) - 1
+            elif depth is None:  # the open ray: the outermost copy
+                pos = len(src) - 1
+                while pos >= 0 and src[pos] != card:
+                    pos -= 1
+                if pos < 0:
+                    return False
+            else:
+                pos = len(src) - depth
+                if not 0 <= pos < len(src) or src[pos] != card:
+                    return False
+        elif source is Place.CLOUD or source is Place.WIND:
+            if source is Place.WIND:
+                row = self.wind_row
+            else:
+                k = move.index
+                row = self.clouds[k - 1] if k is not None and 0 < k <= len(self.clouds) else None
+            if not row:
+                return False
+            src, left, right, end = row, row[0] == card, row[-1] == card, move.end
+            if end is End.LEFT or (end is None and left and not right):
+                pos = 0
+            elif end is End.RIGHT or (end is None and right and not left):
+                pos = len(row) - 1
+            elif end is None and left and len(row) == 1:
+                pos = 0
+            else:
+                return False  # not there, or both ends: the general path decides
+            if src[pos] != card:
+                return False
+        else:
             return False
         target, found, suit = move.target, self.foundations, card // 13
         if target is Target.ACES:
             if _fits_aces(found[suit], card):
-                pile = found[suit]
+                dst = found[suit]
             elif self._two_piles and _fits_aces(found[suit + 4], card):
-                pile = found[suit + 4]
+                dst = found[suit + 4]
             else:
                 return False
         elif target is Target.KINGS and not self._two_piles and _fits_kings(found[suit + 4], card):
-            pile = found[suit + 4]
+            dst = found[suit + 4]
         else:
             return False
-        pile.append(ray.pop())
-        self._undo.append((_CARD, ray, len(ray), pile))
+        dst.append(src.pop(pos))
+        self._undo.append((_CARD, src, pos, dst))
         self.move_stack.append(move)
         return True
 

@@ -115,6 +115,42 @@ def check_legal_moves(board: Board) -> None:
     assert set(listed) == set(reached)
 
 
+def _short_forms(board: Board) -> Iterator[Move]:
+    """Every fully written card move, and the same without its position (``.D``, ``.L``)."""
+    for move in every_written_move(board):
+        if move.kind is MoveKind.CARD:
+            yield move
+            if move.depth is not None or move.end is not None:
+                yield move._replace(depth=None, end=None)
+
+
+def _outcome(board: Board, play: object) -> object:
+    """The position a way of playing reaches, or the kind of error it raises."""
+    before = snapshot(board)
+    try:
+        play()  # type: ignore[operator]
+    except ValueError as exc:
+        assert snapshot(board) == before
+        return type(exc)
+    key = board.key()
+    board.pop()
+    assert snapshot(board) == before
+    return key
+
+
+def check_fast_path(board: Board) -> None:
+    """push's fast path for card moves lands exactly where the general path does, and
+    refuses (or leaves to the general path) exactly what the general path refuses."""
+    for move in _short_forms(board):
+
+        def general(move: Move = move) -> None:
+            reading, _target, dst = board._resolve_card(move)
+            board._apply_card(reading, dst)
+            board.move_stack.append(move)
+
+        assert _outcome(board, lambda m=move: board.push(m)) == _outcome(board, general), move
+
+
 # ------------------------------------------------------------ status oracle
 
 
@@ -207,6 +243,7 @@ def test_random_playouts_keep_every_invariant(variant: str, deal: int, seed: int
         if rng.random() < 0.04 and checked < 4:
             checked += 1
             check_legal_moves(board)
+            check_fast_path(board)
         if board.stage is Stage.WIND and rng.random() < 0.2:
             check_status(board)
     check_legal_moves(board)
