@@ -11,6 +11,7 @@ to come.
   :data:`STAGE_WEIGHT` of a card move, so a game runs its course before the sun sets.
 - ``greedy``: plays every foundation move before the next stage action (details in
   :class:`GreedyPolicy`); between foundations only to let a waiting card on.
+- ``patient``: greedy, but no moves between foundations before the wind.
 - ``lookahead`` (the default): in sun and sun-2 plans the split of each suit between its
   two piles by a search over the layout once the stock is dealt; in every variant searches
   the wind row once it lies face up (details in :class:`LookaheadPolicy`).
@@ -36,6 +37,7 @@ __all__ = [
     "STAGE_WEIGHT",
     "GreedyPolicy",
     "LookaheadPolicy",
+    "PatientPolicy",
     "Policy",
     "RandomPolicy",
     "game_rng",
@@ -836,14 +838,27 @@ class GreedyPolicy(_BasePolicy):
     def plan(self, board: Board, rng: random.Random) -> list[Move]:
         if board.status() is not Status.PLAYING:
             return []
-        return _emit(board, _greedy_batch(_Model.from_board(board)))
+        return _emit(board, _greedy_batch(_Model.from_board(board), self.shifts_before_wind))
+
+    #: Whether it shifts between foundations before the wind (after it, it always may).
+    shifts_before_wind = True
 
 
-def _greedy_batch(m: _Model) -> list[_Step]:
+class PatientPolicy(GreedyPolicy):
+    """:class:`GreedyPolicy`, except that before the wind it never moves a card between
+    foundations: a suit whose piles meet takes only a card that fits one of its piles as
+    they stand, so its split is left open longer. The same as greedy in sun-3."""
+
+    name = "patient"
+    description = "greedy, but no moves between foundations before the wind"
+    shifts_before_wind = False
+
+
+def _greedy_batch(m: _Model, shifts: bool = True) -> list[_Step]:
     """The greedy policy's card moves up to and including the next stage action."""
     steps: list[_Step] = []
     while m.placed < 104:
-        macro = _greedy_steps(m)
+        macro = _greedy_steps(m, shifts or m.stage == Stage.WIND)
         if not macro:
             break
         for step in macro:
@@ -856,8 +871,9 @@ def _greedy_batch(m: _Model) -> list[_Step]:
     return steps
 
 
-def _greedy_steps(m: _Model) -> list[_Step]:
-    """The greedy policy's next card move (with the shifts or parking it needs), if any."""
+def _greedy_steps(m: _Model, shifts: bool = True) -> list[_Step]:
+    """The greedy policy's next card move (with the shifts or parking it needs), if any;
+    ``shifts`` allows moves between foundations."""
     best: _Step | None = None
     for kind, index, pos, card in m.spots():
         how = m.direct(card)
@@ -869,9 +885,10 @@ def _greedy_steps(m: _Model) -> list[_Step]:
         return [best]
     if m.three:
         return _dig(m)
-    for kind, index, pos, card in m.spots():
-        if m.meeting(card // 13):
-            return [(_PLAY, kind, index, pos, _COMMIT)]
+    if shifts:
+        for kind, index, pos, card in m.spots():
+            if m.meeting(card // 13):
+                return [(_PLAY, kind, index, pos, _COMMIT)]
     return []
 
 
@@ -967,7 +984,8 @@ class LookaheadPolicy(_BasePolicy):
 
 #: The policies by name, strongest last.
 POLICIES: dict[str, Policy] = {
-    policy.name: policy for policy in (RandomPolicy(), GreedyPolicy(), LookaheadPolicy())
+    policy.name: policy
+    for policy in (RandomPolicy(), GreedyPolicy(), PatientPolicy(), LookaheadPolicy())
 }
 #: The policy ``sunlog play`` and ``sunlog stats`` use unless told otherwise.
 DEFAULT_POLICY = "lookahead"

@@ -18,6 +18,7 @@ from sunlog.policies import (
     POLICIES,
     GreedyPolicy,
     LookaheadPolicy,
+    PatientPolicy,
     RandomPolicy,
     game_rng,
     get_policy,
@@ -25,7 +26,7 @@ from sunlog.policies import (
 )
 
 VARIANTS = ("sun", "sun-2", "sun-3")
-NAMES = ("random", "greedy", "lookahead")
+NAMES = ("random", "greedy", "patient", "lookahead")
 
 
 def checked_game(board: Board, name: str, seed: int = 0) -> list[list[Move]]:
@@ -86,13 +87,14 @@ def moves_until_deal(board: Board, name: str, deals: int) -> list[str]:
 
 
 def test_registry_names_every_policy_and_the_default_is_the_lookahead() -> None:
-    assert list(POLICIES) == ["random", "greedy", "lookahead"]
+    assert list(POLICIES) == ["random", "greedy", "patient", "lookahead"]
     assert DEFAULT_POLICY == "lookahead"
     for name, policy in POLICIES.items():
         assert policy.name == name
         assert policy.description
     assert isinstance(get_policy("Greedy "), GreedyPolicy)
     assert isinstance(get_policy("random"), RandomPolicy)
+    assert isinstance(get_policy("patient"), PatientPolicy)
     assert isinstance(get_policy(DEFAULT_POLICY), LookaheadPolicy)
 
 
@@ -102,7 +104,9 @@ def test_get_policy_passes_a_policy_object_through() -> None:
 
 
 def test_get_policy_rejects_an_unknown_name_and_lists_the_known_ones() -> None:
-    with pytest.raises(ValueError, match=r"unknown policy 'best'.*random, greedy, lookahead"):
+    with pytest.raises(
+        ValueError, match=r"unknown policy 'best'.*random, greedy, patient, lookahead"
+    ):
         get_policy("best")
 
 
@@ -278,6 +282,21 @@ def test_greedy_shifts_between_foundations_at_once_to_let_a_waiting_card_on() ->
     # the hearts first (they fit as they are), then four shifts bring the spade piles
     # from 7/8 down to 3/4 and the waiting 3S goes on
     assert after_second_deal == [*hearts, "A:7S>K", "A:6S>K", "A:5S>K", "A:4S>K", "r1:3S>K", "deal"]
+
+
+def test_patient_waits_for_a_card_that_fits_the_meeting_piles_as_they_stand() -> None:
+    played = moves_until_deal(Board("sun", deck=deck_with_meeting_spades()), "patient", 3)
+    assert "r1:3S>K" not in played and not any(text.startswith(("A:", "K:")) for text in played)
+
+
+@pytest.mark.parametrize("variant", ("sun", "sun-2"))
+def test_patient_shifts_between_foundations_only_after_the_wind(variant: str) -> None:
+    for deal in (1, 2, 3, 4):
+        board = play(deal, variant, "patient")
+        stages = [position.stage for position in replay(board)]
+        for stage, move in zip(stages, board.move_stack, strict=True):
+            if is_shift(move):
+                assert stage is Stage.WIND, f"deal {deal}: {move}"
 
 
 def test_lookahead_leaves_a_meeting_suit_alone_until_the_stock_is_dealt() -> None:
