@@ -399,6 +399,8 @@ class _Searcher:
         """The moves worth trying from ``s``: to the foundations (best first), stage actions,
         parking on empty rays; pruned as docs/solver.md says."""
         fit, found, want = self.fit, s.found, self.want
+        if found == _COMPLETE4:
+            return [], [], []  # won: no move is legal
         fits = want[found[0]] | want[found[1] + 256] | want[found[2] + 512] | want[found[3] + 768]
         scored: list[tuple[int, _Step]] = []
         parks: list[_Step] = []
@@ -608,14 +610,26 @@ class _Searcher:
             if not found or budget < 0:
                 out.extend((m, budget) for m in actions)
             else:
+                early = []
                 for m in actions:
                     if m is _WIND_MOVE:
                         out.append((m, budget))  # a wind row is a fresh chance: always try
                     elif budget > 0:
-                        out.append((m, budget - 1))
+                        early.append((m, budget - 1))
                     else:
                         self.cut = True
-        out.extend((m, budget) for m in parks)
+                out = early + out
+        if budget < 0:
+            out.extend((m, budget) for m in parks)
+        else:
+            for m in parks:
+                if m[1] == _RAY and len(s.rays[m[2]]) == 1:
+                    # A ray's only card moved to another ray: legal, and it matters before
+                    # the wind (ray positions do), but such moves chain without end; only
+                    # the unbounded round tries them.
+                    self.cut = True
+                else:
+                    out.append((m, budget))
         return out
 
     def _count(self) -> None:
