@@ -15,7 +15,7 @@ from typing import Any
 
 from sunlog.cards import CARDS, Card
 from sunlog.deal import MAX_DEAL, deal_deck, wind_row
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.errors import AmbiguousMoveError, IllegalMoveError, clip
 from sunlog.moves import End, Move, MoveKind, Place, Target
 
 __all__ = ["RAYS", "Board", "Stage", "Status", "Variant"]
@@ -40,7 +40,9 @@ class Variant(Enum):
         try:
             return cls(text.strip().lower())
         except ValueError:
-            raise ValueError(f"unknown variant {text!r}: expected sun, sun-2 or sun-3") from None
+            raise ValueError(
+                f"unknown variant {clip(text)!r}: expected sun, sun-2 or sun-3"
+            ) from None
 
 
 class Stage(IntEnum):

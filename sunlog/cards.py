@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from sunlog.errors import clip
+
 __all__ = ["CARDS", "DECK_ORDER", "Card", "Rank", "Suit", "parse_card"]
 
 
@@ -77,7 +79,7 @@ class Card(int):
         """Parse ``10H``, ``TH``, ``th``, ``10♥``...; raise ``ValueError`` otherwise."""
         card = _BY_TEXT.get(text)
         if card is None:
-            raise ValueError(f"expected a card like QD or 10H, found {text!r}")
+            raise ValueError(f"expected a card like QD or 10H, found {clip(text)!r}")
         return card
 
     @property

@@ -29,6 +29,8 @@ app = typer.Typer(
 )
 
 OK, INVALID, USAGE = 0, 1, 2
+#: The last deal number (SPEC 4: 0 <= N < 2^64); a larger one is a usage error.
+LAST_DEAL = (1 << 64) - 1
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -111,7 +113,7 @@ def _not_a_log(exc: LogError) -> str:
     """A whole-file fault: with its line and a caret when it has one, else ``sunlog: ...``."""
     if exc.line is None or exc.path is None:
         where = f"{exc.path}: " if exc.path else ""
-        return f"sunlog: {where}{exc.message}"
+        return cliutil.printable(f"sunlog: {where}{exc.message}")
     source = cliutil.source_line(exc.path, exc.line, text=_stdin_cache(exc.path))
     return cliutil.error_report(exc, None, source)
 
@@ -655,14 +657,21 @@ def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
 def play(
     deal: Annotated[
         int | None,
-        typer.Option("--deal", "-d", min=0, metavar="N", help="The deal (default: a random one)."),
+        typer.Option(
+            "--deal", "-d", min=0, max=LAST_DEAL, metavar="N", help="The deal (default: random)."
+        ),
     ] = None,
     variant: Annotated[
         str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3.")
     ] = "sun",
     policy: Annotated[
         str | None,
-        typer.Option("--policy", "-p", metavar="NAME", help="random, greedy or lookahead."),
+        typer.Option(
+            "--policy",
+            "-p",
+            metavar="NAME",
+            help="random, greedy, patient or lookahead (the default).",
+        ),
     ] = None,
     seed: Annotated[
         int | None,
@@ -728,7 +737,12 @@ def stats(
     ] = "sun",
     policy: Annotated[
         str | None,
-        typer.Option("--policy", "-p", metavar="NAME", help="random, greedy or lookahead."),
+        typer.Option(
+            "--policy",
+            "-p",
+            metavar="NAME",
+            help="random, greedy, patient or lookahead (the default).",
+        ),
     ] = None,
     games: Annotated[
         int, typer.Option("--games", "-n", min=0, metavar="N", help="How many deals.")
@@ -815,7 +829,9 @@ def solve(
     ] = None,
     deal: Annotated[
         int | None,
-        typer.Option("--deal", "-d", min=0, metavar="N", help="Solve deal N from its start."),
+        typer.Option(
+            "--deal", "-d", min=0, max=LAST_DEAL, metavar="N", help="Solve deal N from its start."
+        ),
     ] = None,
     variant: Annotated[
         str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3 (with --deal).")

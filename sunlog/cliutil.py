@@ -61,6 +61,12 @@ LOG_SUFFIX = ".sun"
 JSON_SUFFIXES = (".json", ".jsonl")
 #: How much of a long source line is shown around the caret, each side.
 CONTEXT = 60
+#: Notation read whole (standard input, the files of convert and fmt) is refused beyond
+#: this many bytes; check and show stream a .sun file of any size (docs/limits.md).
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+#: JSON, always read whole, is refused beyond this many bytes (it is some 14 times the size
+#: of its notation, so convert's JSON of a file of MAX_INPUT_BYTES converts back).
+MAX_JSON_BYTES = 64 * 1024 * 1024
 
 # JSON input begins with an object whose first member is a quoted name (a `{ comment }`
 # of the notation does not), or is an empty object.
@@ -137,7 +143,9 @@ _STDIN: list[str] = []
 
 def read_stdin() -> str:
     """Standard input as text: UTF-8 strictly, line ends as written (kept for carets)."""
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    limit = max(MAX_INPUT_BYTES, MAX_JSON_BYTES) + 1
+    data = sys.stdin.buffer.read(limit) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit)
+    _check_input_size(data, STDIN)
     text = data if isinstance(data, str) else decode(data, STDIN)
     _STDIN[:] = [text]
     return text
@@ -149,23 +157,58 @@ def stdin_text(path: str) -> str | None:
 
 
 def decode(data: bytes, path: str | None = None) -> str:
-    """UTF-8 text, or the reader's error for text that is not UTF-8."""
+    """UTF-8 text, or the reader's error for text that is not UTF-8, at the bad byte's line
+    and column (lines and columns counted as the reader counts them)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        before = io.StringIO(data[: exc.start].decode("utf-8"), newline=None).read()
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        if line == 1 and before.startswith("\ufeff"):
+            column -= 1
         raise LogSyntaxError(
-            f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", path=path
+            f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})",
+            line=line,
+            column=column,
+            path=path,
         ) from None
 
 
+def _check_input_size(data: bytes | str, path: str) -> None:
+    """Refuse input read whole beyond :data:`MAX_INPUT_BYTES` (notation) or
+    :data:`MAX_JSON_BYTES` (JSON), with exit 2."""
+    if len(data) <= min(MAX_INPUT_BYTES, MAX_JSON_BYTES):
+        return
+    head = data[:4096]
+    head = head if isinstance(head, str) else head.decode("utf-8", errors="replace")
+    json_input = is_json_input(path, head)
+    limit = MAX_JSON_BYTES if json_input else MAX_INPUT_BYTES
+    if len(data) > limit:
+        hint = "" if json_input else "check and show stream a .sun file of any size; "
+        raise CliError(
+            f"larger than {_size(limit)}: too big to read whole ({hint}split it for this command)",
+            path=path,
+        )
+
+
+def _size(n: int) -> str:
+    """A size in bytes as people read it: ``4 MiB``, ``10000 bytes``."""
+    mib = 1024 * 1024
+    return f"{n // mib} MiB" if n % mib == 0 else f"{n} bytes"
+
+
 def read_text(path: str) -> str:
-    """A whole file (or standard input) as text, line ends as written."""
+    """A whole file (or standard input) as text, line ends as written; refused beyond
+    :data:`MAX_INPUT_BYTES` (notation) or :data:`MAX_JSON_BYTES` (JSON)."""
     if path == STDIN:
         return read_stdin()
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(max(MAX_INPUT_BYTES, MAX_JSON_BYTES) + 1)
     except OSError as exc:
         raise os_error(exc, path) from None
+    _check_input_size(data, path)
     return decode(data, path)
 
 
@@ -212,7 +255,8 @@ def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Gam
     from sunlog.notation import read_games
 
     try:
-        with open(path, encoding="utf-8", newline=None) as handle:
+        # surrogateescape: the reader finds a byte that is not UTF-8 and says where it is
+        with open(path, encoding="utf-8", errors="surrogateescape", newline=None) as handle:
             yield from read_games(handle)
     except OSError as exc:
         raise os_error(exc, path) from None
@@ -296,16 +340,18 @@ def last_move_text(game: Game, count: int) -> str | None:
 
 
 def error_heading(error: LogError, game: int | None = None) -> str:
-    """``path:line:col: move N 'text': why``; without a line, ``path: game K, ...``."""
+    """``path:line:col: move N 'text': why``; without a line, ``path: game K, ...``.
+
+    Control characters from the log are shown as visible stand-ins (:func:`printable`)."""
     if error.line is not None or game is None:
-        return str(error)
+        return printable(str(error))
     what = ""
     if error.move is not None:
         what = f", move {error.move}"
         if error.text is not None:
             what += f" {error.text!r}"
     where = f"{error.path}: " if error.path else ""
-    return f"{where}game {game}{what}: {error.message}"
+    return printable(f"{where}game {game}{what}: {error.message}")
 
 
 def source_line(path: str, line: int, *, text: str | None = None) -> str | None:
@@ -349,14 +395,35 @@ def caret(source: str, column: int, length: int = 1) -> str:
 
 
 def error_report(error: LogError, game: int | None, source: str | None) -> str:
-    """The heading, then the source line with a caret under the column when known."""
+    """The heading, then the source line with a caret under the column when known.
+
+    Control characters from the log are shown as visible stand-ins (:func:`printable`)."""
     lines = [error_heading(error, game)]
     if source is not None and error.column is not None:
+        source = printable(source)
         length = 1
-        if error.text and source[error.column - 1 :].startswith(error.text):
+        if error.text and source[error.column - 1 :].startswith(printable(error.text)):
             length = len(error.text)
         lines.append(caret(source, error.column, length))
     return "\n".join(lines)
+
+
+# Control characters, line separators and undecodable bytes from a log would act on the
+# terminal or split a one-line report; each is shown as one visible character instead.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _stand_in(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures: ␛ for ESC, ␋ for VT...
+    return "\u2421" if code == 0x7F else "\ufffd"
+
+
+def printable(text: str) -> str:
+    """``text`` with each control character shown as one visible character (tabs kept), so
+    that a report stays on its lines and a caret under it stays in place."""
+    return _UNPRINTABLE.sub(_stand_in, text)
 
 
 # ------------------------------------------------------------------ check

@@ -12,6 +12,16 @@ __all__ = [
 ]
 
 
+#: How much of a long text (a move, a word) an error message shows.
+CLIP = 40
+
+
+def clip(text: str, limit: int = CLIP) -> str:
+    """``text``, or its start and ``...`` when it is longer than ``limit``: a message about
+    a hostile 200 kB word stays one readable line."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class InvalidMoveError(ValueError):
     """The move text cannot be read at all (not a move of the notation)."""
 
@@ -64,7 +74,7 @@ class LogError(ValueError):
         if self.move is not None:
             what = f"move {self.move}"
             if self.text is not None:
-                what += f" {self.text!r}"
+                what += f" {clip(self.text)!r}"
             what += ": "
         return f"{where}: {what}{self.message}" if where else f"{what}{self.message}"
 

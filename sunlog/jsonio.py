@@ -8,12 +8,13 @@ comments at the start and after the result, and the result.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from sunlog.board import Variant
 from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError, LogSyntaxError
+from sunlog.errors import InvalidMoveError, LogSyntaxError, clip
 from sunlog.game import RESULTS, Game, GameMove, Tag
 from sunlog.moves import Move, MoveKind, Target
 
@@ -30,7 +31,10 @@ __all__ = [
 
 #: The value of a document's ``format`` member.
 FORMAT = "sunlog/1"
+#: JSON is parsed whole: a longer text is refused rather than parsed (docs/limits.md).
+MAX_JSON_CHARS = 64 * 1024 * 1024
 _ANNOTATIONS = ("!", "?", "!!", "??", "!?", "?!")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _source_text(move: Move) -> str | None:
@@ -104,6 +108,8 @@ class _Path:
 def _expect(value: Any, kind: type | tuple[type, ...], where: _Path, what: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise where.fail(f"expected {what}, found {json.dumps(value)[:40]}")
+    if isinstance(value, str) and _SURROGATE.search(value):  # JSON's "\ud800" is no text
+        raise where.fail(f"expected {what}, found a lone surrogate in {json.dumps(value)[:40]}")
     return value
 
 
@@ -133,7 +139,7 @@ def move_from_json(data: Any, where: _Path | None = None) -> GameMove:
         kind = MoveKind(kind_name)
     except ValueError:
         raise (where / "kind").fail(
-            f"unknown move kind {kind_name!r}: expected deal, open, gather, wind or card"
+            f"unknown move kind {clip(kind_name)!r}: expected deal, open, gather, wind or card"
         ) from None
     if kind is MoveKind.CARD:
         source = data.get("source")
@@ -149,7 +155,7 @@ def move_from_json(data: Any, where: _Path | None = None) -> GameMove:
         try:
             move = Move.parse_card_move(text)
         except InvalidMoveError:
-            raise where.fail(f"{text!r} is not a card move") from None
+            raise where.fail(f"{clip(text)!r} is not a card move") from None
     elif kind in (MoveKind.OPEN, MoveKind.GATHER):
         ray = _expect(data.get("ray"), int, where / "ray", "a ray number")
         move = Move.open(ray) if kind is MoveKind.OPEN else Move.gather(ray)
@@ -182,7 +188,7 @@ def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Gam
         _expect(tag, dict, at, 'a tag object {"name": ..., "value": ...}')
         name = _expect(tag.get("name"), str, at / "name", "a tag name")
         if not name or not all(c.isascii() and (c.isalnum() or c == "_") for c in name):
-            raise (at / "name").fail(f"a tag name is letters, digits and _, not {name!r}")
+            raise (at / "name").fail(f"a tag name is letters, digits and _, not {clip(name)!r}")
         value = _expect(tag.get("value"), str, at / "value", "a string")
         if "\n" in value:
             raise (at / "value").fail("a tag value is one line")
@@ -195,7 +201,7 @@ def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Gam
             tags.insert(0, Tag("Variant", variant))
         elif written is not None and written.lower() != variant.lower():
             raise (where / "variant").fail(
-                f"the variant {variant!r} disagrees with the Variant tag {written!r}"
+                f"the variant {clip(variant)!r} disagrees with the Variant tag {clip(written)!r}"
             )
     moves = tuple(
         move_from_json(m, where / "moves" / i)
@@ -205,7 +211,7 @@ def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Gam
     if result is not None:
         _expect(result, str, where / "result", "won, lost or *")
         if result.lower() not in RESULTS:
-            raise (where / "result").fail(f"a result is won, lost or *, not {result!r}")
+            raise (where / "result").fail(f"a result is won, lost or *, not {clip(result)!r}")
         result = result.lower()
     return Game(
         tags=tuple(tags),
@@ -222,11 +228,37 @@ def looks_like_json(start: str) -> bool:
     return start.lstrip("\ufeff \t\r\n")[:1] == "{"
 
 
+def _loads(text: str, line: int = 1) -> Any:
+    """``json.loads``, with nesting too deep for Python as a :class:`LogSyntaxError`."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise LogSyntaxError(
+            "not a sunlog JSON document: arrays or objects nested too deeply", line=line, column=1
+        ) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # a number of thousands of digits, which Python will not convert
+        raise LogSyntaxError(
+            "not a sunlog JSON document: a number with thousands of digits", line=line, column=1
+        ) from None
+
+
 def read_json_games(text: str) -> list[Game]:
-    """Games from a JSON document, JSON Lines, or a single game object."""
+    """Games from a JSON document, JSON Lines, or a single game object.
+
+    A text longer than :data:`MAX_JSON_CHARS` is refused with a :class:`LogSyntaxError`.
+    """
+    if len(text) > MAX_JSON_CHARS:
+        raise LogSyntaxError(
+            f"the JSON text is longer than {MAX_JSON_CHARS // (1024 * 1024)} MiB: refusing to "
+            "parse it whole",
+            line=1,
+            column=1,
+        )
     text = text.lstrip("\ufeff")
     try:
-        data = json.loads(text)
+        data = _loads(text)
     except json.JSONDecodeError as first:
         lines = [line for line in text.splitlines() if line.strip()]
         if len(lines) < 2:
@@ -236,7 +268,7 @@ def read_json_games(text: str) -> list[Game]:
         games = []
         for n, line in enumerate(lines, 1):
             try:
-                obj = json.loads(line)
+                obj = _loads(line, n)
             except json.JSONDecodeError as exc:
                 raise LogSyntaxError(
                     f"not JSON Lines: {exc.msg}", line=n, column=exc.colno

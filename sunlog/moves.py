@@ -12,9 +12,23 @@ from enum import Enum
 from typing import NamedTuple
 
 from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError
+from sunlog.errors import InvalidMoveError, clip
 
-__all__ = ["CARD_MOVE_RE", "End", "Move", "MoveKind", "Place", "Target"]
+__all__ = ["CARD_MOVE_RE", "MAX_DIGITS", "End", "Move", "MoveKind", "Place", "Target"]
+
+#: A number in a move (a ray, a depth, a cloud, a move number) has at most this many
+#: digits: more is no ray of any table, and Python refuses to convert 4300 digits.
+MAX_DIGITS = 20
+
+
+def check_digits(digits: str) -> str:
+    """``digits``, or :class:`InvalidMoveError` when they are more than :data:`MAX_DIGITS`."""
+    if len(digits) > MAX_DIGITS:
+        raise InvalidMoveError(
+            f"a number of {len(digits)} digits ({clip(digits, 15)}): the numbers of moves "
+            f"(rays, depths, clouds, move numbers) have at most {MAX_DIGITS} digits"
+        )
+    return digits
 
 
 class MoveKind(Enum):
@@ -129,7 +143,7 @@ class Move(NamedTuple):
         if head in ("open", "gather"):
             if len(words) != 2 or not words[1].isdigit():
                 raise InvalidMoveError(f"expected a ray number after {head!r}")
-            n = int(words[1])
+            n = int(check_digits(words[1]))
             return cls.open(n) if head == "open" else cls.gather(n)
         if len(words) != 1:
             raise InvalidMoveError(f"a card move is one token without spaces: {text!r}")
@@ -150,7 +164,9 @@ class Move(NamedTuple):
     def _parse_card_move(cls, token: str) -> Move:
         m = CARD_MOVE_RE.fullmatch(token)
         if m is None:
-            raise InvalidMoveError(f"not a move: {token!r}")
+            raise InvalidMoveError(f"not a move: {clip(token)!r}")
+        for number in ("ray", "depth", "cloud", "tray"):
+            check_digits(m.group(number) or "")
         g = m.group
         card_text = g("card") or g("bare")
         card = Card.parse(card_text) if card_text else None

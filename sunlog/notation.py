@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from typing import TextIO
 
 from sunlog.errors import LogSyntaxError
@@ -23,14 +23,19 @@ from sunlog.terminals import patterns
 
 __all__ = ["parse_games", "read_games", "write_game", "write_games"]
 
-#: A game larger than this (in characters) is refused rather than held in memory.
-MAX_GAME_CHARS = 16 * 1024 * 1024
+#: A game larger than this (in characters) is refused rather than held in memory. A real
+#: game is a few kB; at this size, reading one takes at most a few hundred MB (docs/limits.md).
+MAX_GAME_CHARS = 1024 * 1024
+#: A line longer than this (in characters) is refused before it is read whole.
+MAX_LINE_CHARS = 256 * 1024
 
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 _ESCAPE = re.compile(r"\\(.)")
 _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
 # Lines without these cannot end or begin a game, nor hold a comment.
 _SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
+# What a file that is not UTF-8 decodes to with errors="surrogateescape" (and lone halves).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 # The chunker's view of the text: only what decides where games begin and end.
 _LEXEME = re.compile(
     r"""(?P<ws>\s+)
@@ -79,6 +84,8 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
         pos = 0
         if line_no == 1 and line.startswith("\ufeff"):
             line = line[1:]
+        if len(line) > MAX_LINE_CHARS or not line.isascii():
+            _check_line(line, line_no)
         if in_brace:
             close = line.find("}")
             if close < 0:
@@ -103,6 +110,7 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
                 in_brace = True
             elif kind == "tag" and chunk.has_moves:
                 chunk.add(line[start:pos])
+                _check_size(chunk)
                 yield chunk
                 chunk, start, has_tags = _Chunk(line_no, pos + 1), pos, True  # this tag begins it
             elif kind == "tag":
@@ -111,6 +119,7 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
                 if _RESULT_WORD.fullmatch(m.group()):
                     chunk.add(line[start:end])
                     chunk.has_moves = True
+                    _check_size(chunk)
                     yield chunk
                     chunk, start, has_tags = _Chunk(line_no, end + 1), end, False
                     pos = end
@@ -127,11 +136,69 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
 def _check_size(chunk: _Chunk) -> None:
     if chunk.size > MAX_GAME_CHARS:
         raise LogSyntaxError(
-            f"the game starting here is longer than {MAX_GAME_CHARS // (1024 * 1024)} MB "
+            f"the game starting here is longer than {_size(MAX_GAME_CHARS)} "
             "of text: refusing to read it (is a { comment never closed?)",
             line=chunk.line,
             column=chunk.column,
         )
+
+
+def _check_line(line: str, line_no: int) -> None:
+    """Refuse a line beyond :data:`MAX_LINE_CHARS`, and text that is not UTF-8."""
+    n = len(line)
+    if n > MAX_LINE_CHARS and (n > MAX_LINE_CHARS + 1 or line[-1] != "\n"):
+        raise LogSyntaxError(
+            f"this line is longer than {_size(MAX_LINE_CHARS)}: refusing to read it "
+            "(a log's lines are short: is this a log?)",
+            line=line_no,
+            column=1,
+        )
+    if not line.isascii():
+        bad = _SURROGATE.search(line)
+        if bad is not None:
+            code = ord(bad.group())
+            what = f"byte 0x{code - 0xDC00:02X}" if code >= 0xDC80 else f"U+{code:04X}"
+            raise LogSyntaxError(
+                f"the file is not UTF-8 text ({what} is not part of a character)",
+                line=line_no,
+                column=bad.start() + 1,
+            )
+
+
+def _size(chars: int) -> str:
+    """``1 MiB``, ``256 KiB``, ``100 characters``: a limit as people read it."""
+    for unit, scale in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if chars >= scale and chars % scale == 0:
+            return f"{chars // scale} {unit}"
+    return f"{chars} characters"
+
+
+class _Lines:
+    """The lines of a stream, each read at most a little past :data:`MAX_LINE_CHARS`
+    (so a hostile line is never held whole), counted so that a decoding error has a place."""
+
+    __slots__ = ("_next", "count")
+
+    def __init__(self, source: TextIO | Iterable[str]) -> None:
+        readline = getattr(source, "readline", None)
+        lines = iter(partial(readline, MAX_LINE_CHARS + 2), "") if readline else iter(source)
+        self._next = lines.__next__
+        self.count = 0
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        try:
+            line = self._next()
+        except UnicodeDecodeError as exc:
+            raise LogSyntaxError(
+                f"the file is not UTF-8 text ({exc.reason}), at this line or soon after it",
+                line=self.count + 1,
+                column=1,
+            ) from None
+        self.count += 1
+        return line
 
 
 # -------------------------------------------------------------------- parsing
@@ -151,12 +218,14 @@ def read_games(source: TextIO | Iterable[str]) -> Iterator[Game]:
 
     A game with a syntax error is yielded with ``game.error`` set and the moves before the
     error; reading goes on with the next game. A stream with no game at all raises
-    :class:`LogSyntaxError`, as does text that is not UTF-8.
+    :class:`LogSyntaxError`, as do text that is not UTF-8 (decoded with
+    ``errors="surrogateescape"``, the error names the first bad byte's line and column),
+    a line longer than :data:`MAX_LINE_CHARS` and a game longer than :data:`MAX_GAME_CHARS`.
     """
     index = 0
     pending: Game | None = None
     try:
-        for chunk in _chunks(source):
+        for chunk in _chunks(_Lines(source)):
             if not chunk.has_moves:  # only comments, after the last game or in an empty file
                 if pending is not None:
                     pending = _with_final_comments(pending, _comments_of(chunk))
@@ -166,10 +235,10 @@ def read_games(source: TextIO | Iterable[str]) -> Iterator[Game]:
             if pending is not None:
                 yield pending
             pending = game
-    except UnicodeDecodeError as exc:
-        raise LogSyntaxError(
-            f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
+    except LogSyntaxError:  # a fault in the file as a whole: the games before it count
+        if pending is not None:
+            yield pending
+        raise
     if pending is None:
         raise LogSyntaxError(
             "no game in this file: a log holds at least one game", line=1, column=1

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sunlog.board import Board, Stage, Status, Variant
 from sunlog.cards import Card
 from sunlog.deal import MAX_DEAL
-from sunlog.errors import LogError, LogRuleError
+from sunlog.errors import LogError, LogRuleError, clip
 from sunlog.game import RESULTS, Game, GameMove, Tag
 from sunlog.moves import Move
 
@@ -62,11 +62,12 @@ def new_board(game: Game) -> Board:
     deal = None
     if "Deal" in seen:
         value = seen["Deal"].value
-        if not _DIGITS.fullmatch(value) or int(value) >= MAX_DEAL:
+        if not _DIGITS.fullmatch(value) or len(value) > 20 or int(value) >= MAX_DEAL:
             raise _tag_error(
                 game,
                 seen["Deal"],
-                f"the Deal tag must be a deal number (decimal digits, below 2^64), not {value!r}",
+                "the Deal tag must be a deal number (decimal digits, below 2^64), "
+                f"not {clip(value)!r}",
             )
         deal = int(value)
     deck = None
@@ -79,7 +80,7 @@ def new_board(game: Game) -> Board:
         raise _tag_error(
             game,
             seen["Result"],
-            f"the Result tag must be won, lost or *, not {seen['Result'].value!r}",
+            f"the Result tag must be won, lost or *, not {clip(seen['Result'].value)!r}",
         )
     try:
         return Board(variant, deal=deal, deck=deck)

@@ -17,7 +17,7 @@ from typing import Any
 from sunlog.cards import Card
 from sunlog.errors import InvalidMoveError
 from sunlog.game import Game, GameMove, Tag
-from sunlog.moves import Move, MoveKind
+from sunlog.moves import MAX_DIGITS, Move, MoveKind
 
 __all__ = ["Scanner"]
 
@@ -42,6 +42,7 @@ _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t
 _BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
 _ESCAPE = re.compile(r"\\(.)")
 _NEWLINE = re.compile("\n")
+_TRAILING_WS = " \t\f\r\n"  # the characters of the grammar's WS terminal
 _new_move = tuple.__new__  # GameMove is a named tuple: build it without keyword handling
 _STAGE = {"DEAL": MoveKind.DEAL, "WIND": MoveKind.WIND, "OPEN": MoveKind.OPEN}
 _STAGE["GATHER"] = MoveKind.GATHER
@@ -85,7 +86,8 @@ class Scanner:
         stage: list[Any] | None = None  # a stage action still taking cards or its ray
         end_prev = -1  # where the last move's text ended, for joined annotations
         done = False
-        for m in self._tokens.finditer(text):
+        # White space at the end is the grammar's to ignore, not a token that does not fit.
+        for m in self._tokens.finditer(text, 0, len(text.rstrip(_TRAILING_WS))):
             if done:
                 raise _Unfit  # something after the result token
             kind = m.lastgroup
@@ -110,7 +112,7 @@ class Scanner:
             if kind == "RAY_NUMBER":
                 if stage is None or stage[2] != -1:
                     raise _Unfit
-                stage[2] = int(m.group(kind))  # type: ignore[arg-type]
+                stage[2] = int(_digits(m.group(kind)))  # type: ignore[arg-type]
                 end_prev = m.end()
                 continue
             if kind == "ANNOTATION":
@@ -147,7 +149,7 @@ class Scanner:
             elif kind == "MOVE_NUMBER":
                 if number is not None:
                     raise _Unfit
-                number = int(m.group(kind)[:-1])  # type: ignore[index]
+                number = int(_digits(m.group(kind)[:-1]))  # type: ignore[index]
             elif kind == "TAG":
                 if moves or number is not None:
                     raise _Unfit
@@ -177,6 +179,13 @@ class Scanner:
             result_line=result_pos[0],
             result_column=result_pos[1],
         )
+
+
+def _digits(text: str) -> str:
+    """A number's digits; too many for a move is Lark's to explain."""
+    if len(text) > MAX_DIGITS:
+        raise _Unfit
+    return text
 
 
 def _tag(text: str, line: int, column: int) -> Tag:

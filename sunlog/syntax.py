@@ -16,9 +16,9 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError, LogError, LogSyntaxError
+from sunlog.errors import InvalidMoveError, LogError, LogSyntaxError, clip
 from sunlog.game import Game, GameMove, Tag
-from sunlog.moves import Move, MoveKind
+from sunlog.moves import Move, MoveKind, check_digits
 from sunlog.resources import grammar_text
 
 __all__ = ["lark_parser", "parse_game", "terminal_patterns"]
@@ -52,10 +52,10 @@ class _Build(Transformer[Token, Any]):
         return children[0], Move.wind(cards), children[-1].end_pos or 0
 
     def open(self, children: list[Token]) -> tuple[Token, Move, int]:
-        return children[0], Move.open(int(children[1])), children[1].end_pos or 0
+        return children[0], Move.open(_number(children[1])), children[1].end_pos or 0
 
     def gather(self, children: list[Token]) -> tuple[Token, Move, int]:
-        return children[0], Move.gather(int(children[1])), children[1].end_pos or 0
+        return children[0], Move.gather(_number(children[1])), children[1].end_pos or 0
 
     def card_move(self, children: list[Token]) -> tuple[Token, Move, int]:
         token = children[0]
@@ -66,6 +66,8 @@ class _Build(Transformer[Token, Any]):
 
     def move(self, children: list[Any]) -> tuple[str, Any]:
         number = children.pop(0) if isinstance(children[0], Token) else None
+        if number is not None:
+            _number(number, number[:-1])
         (first, move, end), *rest = children
         annotation = rest[0] if rest else None
         if annotation is not None and annotation.start_pos != end:
@@ -85,6 +87,14 @@ class _TokenError(Exception):
         super().__init__(message)
         self.token, self.message, self.in_move = token, message, in_move
         self.own = own  # 1: the fault is in the next move; 0: in the last one parsed
+
+
+def _number(token: Token, digits: str | None = None) -> int:
+    """A ray number or move number; too many digits is an error at the token."""
+    try:
+        return int(check_digits(token if digits is None else digits))
+    except InvalidMoveError as exc:
+        raise _TokenError(token, str(exc), in_move=True) from None
 
 
 def _cards(tokens: list[Token]) -> tuple[Card, ...]:
@@ -278,16 +288,16 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         pos -= 1
     m = _WORD.match(text, pos)
     word = m.group() if m else ""
-    found = f"'{word}'" if word else "the end of the game"
+    found = f"'{clip(word)}'" if word else "the end of the game"
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     line, column = where(line, column)
     expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
-    previous = _previous_word(text, pos)
+    previous = clip(_previous_word(text, pos))
     if at_end:  # the game ends too early: explain what the last word lacks, placed at it
-        message, in_move = _diagnose("", "the end of the game", expected, word, None)
+        message, in_move = _diagnose("", "the end of the game", expected, clip(word), None)
     else:
-        message, in_move = _diagnose(word, found, expected, previous, unexpected)
+        message, in_move = _diagnose(clip(word), found, expected, previous, unexpected)
     error = LogSyntaxError(
         message, line=line, column=column, game=index, move=1 if in_move else None, text=word
     )

@@ -1,0 +1,394 @@
+"""Fuzzing the reader and replay (hypothesis): whatever comes in, only LogError comes out.
+
+Three kinds of input: random text (free Unicode, and text made of the notation's own
+pieces, which reaches far deeper), random bytes (decoded as ``sunlog`` decodes a file),
+and real logs with random mutations (a token deleted, duplicated or swapped, a card or a
+number changed, a line cut, a stray character). For each, reading and replaying every game
+raises nothing but :class:`sunlog.errors.LogError`, and every error says where, with a
+line and column that lie inside the text. JSON input gets the same treatment. A watchdog
+fails any example that runs for a minute (a hang); it never measures speed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from notationkit import VARIANTS, random_gen_game, render
+
+from sunlog.errors import LogError, LogSyntaxError
+from sunlog.game import Game
+from sunlog.jsonio import game_to_json, read_json_games
+from sunlog.notation import parse_games, read_games, write_game
+from sunlog.replay import replay
+
+#: Examples per property; raise it for a longer hunt: ``SUNLOG_FUZZ_EXAMPLES=5000 pytest ...``.
+EXAMPLES = int(os.environ.get("SUNLOG_FUZZ_EXAMPLES", "80"))
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+#: Seconds after which an example counts as hung: far beyond any honest run.
+HANG_SECONDS = 60
+
+
+class Hang(Exception):
+    """An example ran past :data:`HANG_SECONDS`."""
+
+
+@contextmanager
+def watchdog(seconds: int = HANG_SECONDS) -> Iterator[None]:
+    """Raise :class:`Hang` in the test if the block runs for ``seconds``."""
+
+    def alarm(_signum: int, _frame: Any) -> None:
+        raise Hang(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# ------------------------------------------------------------------ the property
+
+
+def reader_lines(text: str) -> list[str]:
+    """The lines as the reader numbers them (a BOM does not count in columns)."""
+    lines = text.split("\n")
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    return lines
+
+
+def assert_placed(error: LogError, lines: list[str]) -> None:
+    """The error has a line and column, inside the text, and a message."""
+    assert error.message.strip(), repr(error)
+    assert error.line is not None and error.column is not None, repr(error)
+    assert 1 <= error.line <= len(lines), (error, len(lines))
+    assert 1 <= error.column <= len(lines[error.line - 1]) + 1, (error, lines[error.line - 1])
+    assert str(error).startswith(f"{error.line}:{error.column}: "), str(error)
+    assert len(str(error)) < 1000, str(error)[:2000]  # a readable cause, not the input again
+
+
+def read_and_replay(stream: io.TextIOBase | io.StringIO, text: str) -> list[Game]:
+    """Read every game of ``stream`` (whose text is ``text``), replay each, check errors.
+
+    Only LogError may escape, and it must be placed; games read are returned."""
+    lines = reader_lines(text)
+    games: list[Game] = []
+    with watchdog():
+        try:
+            for game in read_games(stream):
+                games.append(game)
+                if game.error is not None:
+                    assert_placed(game.error, lines)
+                    assert game.error.game == game.index
+                for canonical in (False, True):
+                    result = replay(game, canonical=canonical)
+                    if result.error is not None:
+                        assert_placed(result.error, lines)
+                    else:
+                        assert game.error is None
+        except LogError as exc:  # the file as a whole: no game, too long, not UTF-8
+            assert_placed(exc, lines)
+    return games
+
+
+def check_text(text: str) -> list[Game]:
+    return read_and_replay(io.StringIO(text), text)
+
+
+def check_bytes(data: bytes) -> None:
+    """Bytes as ``sunlog`` opens a file: UTF-8 with any line end; both error modes."""
+    try:
+        text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline=None).read()
+    except UnicodeDecodeError:
+        text = None
+    for errors in ("strict", "surrogateescape"):
+        stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors=errors, newline=None)
+        if text is not None:
+            read_and_replay(stream, text)
+            continue
+        with watchdog():
+            try:
+                for game in read_games(stream):
+                    replay(game)
+            except LogSyntaxError as exc:
+                assert "not UTF-8" in exc.message, exc
+                assert exc.line is not None and exc.column is not None
+                if errors == "surrogateescape":  # the exact place of the first bad byte
+                    decoded = data.decode("utf-8", errors="surrogateescape")
+                    decoded = io.StringIO(decoded, newline=None).read()
+                    line = reader_lines(decoded)[exc.line - 1]
+                    assert "\udc80" <= line[exc.column - 1] <= "\udcff", (exc, line)
+                    first = min(i for i, c in enumerate(decoded) if "\udc80" <= c <= "\udcff")
+                    assert decoded.count("\n", 0, first) + 1 == exc.line
+            else:
+                pytest.fail("bytes that are not UTF-8 were read without an error")
+
+
+# ------------------------------------------------------------------ random text
+
+#: Pieces of the notation and of its near misses: the fuzzer's alphabet.
+PIECES = (
+    "deal", "DEAL", "open", "gather", "wind", "won", "lost", "*", "1.", "12.", "0.", "13",
+    "14", "0", "99999999999999999999", "r1", "r13", "r14", "r0", "r1.2", "c1", "c1.L",
+    "c2.r", "w", "w.R", "A", "K", "A1", "A2", "AS", "10H", "TH", "qd", "K♠", "1S", "11C",
+    ":", ">", "r1:AS>A", "r5:QD>K", "AS>A", "KH>K", "r2>A", "A:2S>K", "K:KS>A", "c1:5H>A",
+    "w:KC>K", "r3>r4", "r1:AS>A2", "!", "?", "!!", "??", "!?", "?!", "{", "}", "{ note }",
+    ";", "; note\n", "[", "]", '"', "\\", '\\"', "\\\\", '[Event "x"]', '[Deal "1"]',
+    '[Deal "18446744073709551616"]', '[Variant "sun-3"]', '[Variant "sun-2"]',
+    '[Result "won"]', '[Deck "AS"]', '[Deal "-1"]', "\ufeff", "\u00a0", "\t", "\r", "\r\n",
+    "\n", " ", " ", " ", "\x00", "♥", "é", "Ж", "\U0001f600", "9" * 5000, "r" + "1" * 4400,
+    "open " + "9" * 5000, "r" + "9" * 4400 + ":AS>A", "9" * 5000 + ". deal",
+)  # fmt: skip
+
+notation_text = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+free_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=300)
+
+
+@SETTINGS
+@given(st.one_of(notation_text, free_text))
+def test_random_text_gives_only_placed_log_errors(text: str) -> None:
+    check_text(text)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40).map("".join))
+def test_random_text_after_a_real_game_start_gives_only_placed_log_errors(tail: str) -> None:
+    check_text('[Variant "sun"]\n[Deal "7"]\ndeal r1:AS>A deal ' + tail)
+
+
+# ------------------------------------------------------------------ random bytes
+
+
+@SETTINGS
+@given(st.one_of(st.binary(max_size=400), notation_text.map(lambda t: t.encode("utf-8"))))
+def test_random_bytes_give_only_log_errors(data: bytes) -> None:
+    check_bytes(data)
+
+
+@SETTINGS
+@given(notation_text, st.binary(min_size=1, max_size=3), st.data())
+def test_a_bad_byte_is_reported_at_its_line_and_column(
+    text: str, junk: bytes, data: st.DataObject
+) -> None:
+    raw = text.encode("utf-8")
+    at = data.draw(st.integers(0, len(raw)))
+    check_bytes(raw[:at] + b"\xff" + junk + raw[at:])
+
+
+# ------------------------------------------------------------------ mutated real logs
+
+_TOKEN = re.compile(r"\s+|[^\s]+")
+_CARD = re.compile(r"(?:10|[2-9AJQKT])[SHDC♠♥♦♣♤♡♢♧]", re.IGNORECASE)
+_NUMBER = re.compile(r"[0-9]+")
+_SPARE_CARDS = ("AS", "KH", "10D", "2C", "QS", "1H", "ZZ", "AX", "11S", "")
+_SPARE_NUMBERS = (
+    "0",
+    "1",
+    "13",
+    "14",
+    "7",
+    "999",
+    "18446744073709551616",
+    "",
+    "-1",
+    "x",
+    "9" * 5000,
+)
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One random damage to a log: the kinds of mistake a person or a broken tool makes."""
+    tokens = _TOKEN.findall(text)
+    words = [i for i, t in enumerate(tokens) if not t.isspace()]
+    if not words:
+        return text + rng.choice(PIECES)
+    i = rng.choice(words)
+    kind = rng.randrange(9)
+    if kind == 0:  # a token deleted
+        del tokens[i]
+    elif kind == 1:  # a token duplicated
+        tokens.insert(i, tokens[i] + " ")
+    elif kind == 2:  # two tokens swapped
+        j = rng.choice(words)
+        tokens[i], tokens[j] = tokens[j], tokens[i]
+    elif kind == 3:  # a card changed
+        cards = [k for k in words if _CARD.search(tokens[k])]
+        k = rng.choice(cards or words)
+        tokens[k] = _CARD.sub(lambda _m: rng.choice(_SPARE_CARDS), tokens[k], count=1)
+    elif kind == 4:  # a number changed (ray, depth, cloud, move number, deal)
+        numbers = [k for k in words if _NUMBER.search(tokens[k])]
+        k = rng.choice(numbers or words)
+        spare = "9" * 5000 if rng.random() < 0.3 else rng.choice(_SPARE_NUMBERS)  # too long
+        tokens[k] = _NUMBER.sub(lambda _m: spare, tokens[k], count=1)
+    elif kind == 5:  # a line cut short, or the file truncated
+        joined = "".join(tokens)
+        at = rng.randrange(len(joined) + 1)
+        if rng.random() < 0.5:
+            return joined[:at]
+        end = joined.find("\n", at)
+        return joined[:at] + (joined[end:] if end >= 0 else "")
+    elif kind == 6:  # a stray piece inserted
+        tokens.insert(i, rng.choice(PIECES))
+    elif kind == 7:  # a character inside a token changed
+        token = tokens[i]
+        at = rng.randrange(len(token))
+        tokens[i] = token[:at] + rng.choice('{}[]";:>.!?*\\x0') + token[at + 1 :]
+    else:  # a whole line deleted or doubled
+        lines = "".join(tokens).split("\n")
+        k = rng.randrange(len(lines))
+        if rng.random() < 0.5:
+            del lines[k]
+        else:
+            lines.insert(k, lines[k])
+        return "\n".join(lines)
+    return "".join(tokens)
+
+
+@st.composite
+def real_logs(draw: st.DrawFn) -> str:
+    """One or two real games (random play on a random deal), written as people write."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    texts = []
+    for _ in range(draw(st.integers(1, 2))):
+        gen = random_gen_game(
+            rng,
+            variant=draw(st.sampled_from(VARIANTS)),
+            physical=draw(st.booleans()),
+            max_moves=draw(st.integers(1, 100)),
+        )
+        gen.result = gen.result or "*"
+        texts.append(render(gen, rng))
+    return "".join(texts)
+
+
+@SETTINGS
+@given(real_logs(), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_mutated_real_logs_give_only_placed_log_errors(
+    text: str, damage: int, rng: random.Random
+) -> None:
+    assert all(g.error is None and replay(g).valid for g in check_text(text))  # the original
+    for _ in range(damage):
+        text = mutate(text, rng)
+    check_text(text)
+    check_bytes(text.replace("\n", rng.choice(("\n", "\r\n", "\r"))).encode("utf-8"))
+
+
+@SETTINGS
+@given(real_logs(), st.randoms(use_true_random=False))
+def test_a_valid_mutant_writes_back_and_replays_to_the_same_position(
+    text: str, rng: random.Random
+) -> None:
+    """When damage still leaves a valid log, its written form replays to the same place."""
+    for game in check_text(mutate(text, rng)):
+        first = replay(game, canonical=True)
+        if not first.valid:
+            continue
+        (again,) = parse_games(write_game(game, first.canonical))
+        second = replay(again)
+        assert second.valid, second.error
+        assert second.board.key() == first.board.key()
+
+
+# ------------------------------------------------------------------ JSON input
+
+
+def json_children(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Lists and objects of ``inner`` values (the recursive step of :data:`json_values`)."""
+    return st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    json_children,
+    max_leaves=12,
+)
+
+
+def check_json(text: str) -> None:
+    """JSON input: only LogError (here LogSyntaxError, naming the place in the JSON)."""
+    with watchdog():
+        try:
+            games = read_json_games(text)
+        except LogSyntaxError as exc:
+            assert exc.message.strip()
+            return
+        for game in games:
+            replay(game)
+            replay(game, canonical=True)
+
+
+def replace_leaf(data: Any, rng: random.Random, value: Any) -> Any:
+    """``data`` with one value somewhere inside (a leaf or a whole branch) replaced."""
+    if isinstance(data, dict) and data and rng.random() < 0.8:
+        key = rng.choice(list(data))
+        return {**data, key: replace_leaf(data[key], rng, value)}
+    if isinstance(data, list) and data and rng.random() < 0.8:
+        k = rng.randrange(len(data))
+        return [*data[:k], replace_leaf(data[k], rng, value), *data[k + 1 :]]
+    return value
+
+
+@SETTINGS
+@given(json_values)
+def test_random_json_gives_only_log_errors(value: Any) -> None:
+    check_json(json.dumps(value))
+    check_json(json.dumps({"format": "sunlog/1", "games": [value]}))
+    check_json(json.dumps({"moves": value}))
+
+
+@SETTINGS
+@given(real_logs(), json_values, st.randoms(use_true_random=False), st.booleans())
+def test_mutated_game_json_gives_only_log_errors(
+    text: str, value: Any, rng: random.Random, lines: bool
+) -> None:
+    games = [game_to_json(g) for g in parse_games(text)]
+    games = [replace_leaf(g, rng, value) for g in games]
+    if lines:
+        check_json("\n".join(json.dumps(g) for g in games) + "\n")
+    else:
+        check_json(json.dumps({"format": "sunlog/1", "games": games}))
+    cut = rng.randrange(len(json.dumps(games)) + 1)
+    check_json(json.dumps({"format": "sunlog/1", "games": games})[:cut])
+
+
+# ------------------------------------------------------------------ fixed cases
+
+
+def _cases() -> dict[str, Callable[[], str]]:
+    return {
+        "only a BOM": lambda: "\ufeff",
+        "a lone result": lambda: "*",
+        "nul characters": lambda: "\x00" * 50,
+        "open braces": lambda: "{" * 5000,
+        "close braces": lambda: "}" * 5000,
+        "brackets": lambda: "[" * 5000 + "]" * 5000,
+        "quotes and escapes": lambda: '[A "' + '\\"' * 3000 + '"]\n*\n',
+        "a tag never closed": lambda: '[Event "never closed\ndeal *',
+        "move numbers only": lambda: "1. 2. 3. " * 500,
+        "a deal of 2000 cards": lambda: "deal " + "AS " * 2000 + "*",
+        "result words glued": lambda: "won" * 300 + "lost*" * 300,
+        "unicode line separators": lambda: "deal\u2028r1:AS>A\u2029\x85*\x0b\x0c",
+        "surrogate escapes": lambda: "deal \udcff *",
+    }
+
+
+@pytest.mark.parametrize("name", list(_cases()))
+def test_awkward_fixed_inputs_give_only_placed_log_errors(name: str) -> None:
+    check_text(_cases()[name]())
