@@ -333,7 +333,7 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Check ``move`` against every rule and play it."""
-        kind = move.kind
+        kind = move[0]
         if kind is MoveKind.CARD:
             if self._push_fast(move):
                 return
@@ -357,17 +357,15 @@ class Board:
         """The fast path of :meth:`push` for the commonest moves of a log: a card named with
         its ray, cloud or the wind row going to a foundation. False leaves the move to the
         general path, which also explains what is wrong or ambiguous."""
-        card, source = move.card, move.source
+        _, n, card, source, depth, end, target, _, _ = move  # one unpacking: it is hot
         if card is None:
             return False
         if source is Place.RAY:
-            n = move.index
-            if n is None or not 1 <= n <= RAYS:
+            if n is None or not 0 < n <= RAYS:
                 return False
             src = self.rays[n - 1]
             if not src:
                 return False
-            depth = move.depth
             if depth is None and src[-1] == card:
                 pos = len(src) - 1
             elif n != self.open_ray:
@@ -388,11 +386,10 @@ class Board:
             if source is Place.WIND:
                 row = self.wind_row
             else:
-                k = move.index
-                row = self.clouds[k - 1] if k is not None and 0 < k <= len(self.clouds) else None
+                row = self.clouds[n - 1] if n is not None and 0 < n <= len(self.clouds) else None
             if not row:
                 return False
-            src, left, right, end = row, row[0] == card, row[-1] == card, move.end
+            src, left, right = row, row[0] == card, row[-1] == card
             if end is End.LEFT or (end is None and left and not right):
                 pos = 0
             elif end is End.RIGHT or (end is None and right and not left):
@@ -405,16 +402,19 @@ class Board:
                 return False
         else:
             return False
-        target, found, suit = move.target, self.foundations, card // 13
+        found, suit = self.foundations, card // 13
         if target is Target.ACES:
-            if _fits_aces(found[suit], card):
-                dst = found[suit]
-            elif self._two_piles and _fits_aces(found[suit + 4], card):
+            dst = found[suit]
+            if not (dst[-1] + 1 == card if dst else card % 13 == 0):
+                if not self._two_piles:
+                    return False
                 dst = found[suit + 4]
-            else:
-                return False
-        elif target is Target.KINGS and not self._two_piles and _fits_kings(found[suit + 4], card):
+                if not (dst[-1] + 1 == card if dst else card % 13 == 0):
+                    return False
+        elif target is Target.KINGS and not self._two_piles:
             dst = found[suit + 4]
+            if not (dst[-1] - 1 == card if dst else card % 13 == 12):
+                return False
         else:
             return False
         dst.append(src.pop(pos))

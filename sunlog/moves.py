@@ -81,8 +81,8 @@ CARD_MOVE_RE = re.compile(
     )>(?P<target>A[12]?|K|r(?P<tray>\d+))""",
     re.IGNORECASE | re.VERBOSE | re.ASCII,
 )
-# Logs repeat the same few thousand card move tokens: remember what each one means.
-_PARSED: dict[str, Move] = {}
+#: Logs repeat the same few thousand card move tokens: what each one read as (a cache).
+PARSED_MOVES: dict[str, Move] = {}
 _PARSED_MAX = 50_000
 _TARGETS = {"A": Target.ACES, "A1": Target.ACES1, "A2": Target.ACES2, "K": Target.KINGS}
 
@@ -152,12 +152,12 @@ class Move(NamedTuple):
     @classmethod
     def parse_card_move(cls, token: str) -> Move:
         """Parse a card move token such as ``r3.4:9S>A``, ``QH>K`` or ``c2>A``."""
-        move = _PARSED.get(token)
+        move = PARSED_MOVES.get(token)
         if move is None:
             move = cls._parse_card_move(token)
-            if len(_PARSED) >= _PARSED_MAX:
-                _PARSED.clear()
-            _PARSED[token] = move
+            if len(PARSED_MOVES) >= _PARSED_MAX:
+                PARSED_MOVES.clear()
+            PARSED_MOVES[token] = move
         return move
 
     @classmethod

@@ -10,14 +10,13 @@ with Lark, which explains the error. Tests check that both paths build the same 
 from __future__ import annotations
 
 import re
-from bisect import bisect
 from collections.abc import Mapping
 from typing import Any
 
 from sunlog.cards import Card
 from sunlog.errors import InvalidMoveError
 from sunlog.game import Game, GameMove, Tag
-from sunlog.moves import MAX_DIGITS, Move, MoveKind
+from sunlog.moves import MAX_DIGITS, PARSED_MOVES, Move, MoveKind
 
 __all__ = ["Scanner"]
 
@@ -41,7 +40,6 @@ _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t
 # A backslash escaping anything but " or \, counted from the start of a run of backslashes.
 _BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
 _ESCAPE = re.compile(r"\\(.)")
-_NEWLINE = re.compile("\n")
 _TRAILING_WS = " \t\f\r\n"  # the characters of the grammar's WS terminal
 _new_move = tuple.__new__  # GameMove is a named tuple: build it without keyword handling
 _STAGE = {"DEAL": MoveKind.DEAL, "WIND": MoveKind.WIND, "OPEN": MoveKind.OPEN}
@@ -68,17 +66,29 @@ class Scanner:
             return None
 
     def _scan(self, text: str, line0: int, column0: int, index: int) -> Game:
-        newlines = [m.start() for m in _NEWLINE.finditer(text)]
+        # Where a token is: ``line``, and ``base`` such that its column is start - base.
+        # Tokens come in order, so the line moves on only when a token passes ``line_end``.
+        line, base = line0, -column0
+        line_end = text.find("\n")
+        if line_end < 0:
+            line_end = len(text)
 
         def where(offset: int) -> tuple[int, int]:
-            i = bisect(newlines, offset)
-            return line0 + i, (offset - newlines[i - 1] if i else column0 + offset)
+            nonlocal line, base, line_end
+            if offset > line_end:
+                line += text.count("\n", line_end, offset)
+                base = text.rfind("\n", 0, offset)
+                line_end = text.find("\n", offset)
+                if line_end < 0:
+                    line_end = len(text)
+            return line, offset - base
 
         tags: list[Tag] = []
         start_comments: list[str] = []
         moves: list[GameMove] = []
         append = moves.append
         parse_card_move = Move.parse_card_move
+        known = PARSED_MOVES.get
         comments: dict[int, list[str]] = {}
         result = None
         result_pos: tuple[int | None, int | None] = (None, None)
@@ -96,11 +106,17 @@ class Scanner:
                     stage = _close(stage, moves)
                 start, end_prev = m.span(kind)
                 token = m.group(kind)
-                try:
-                    move = parse_card_move(token)
-                except InvalidMoveError:
-                    raise _Unfit from None
-                append(_new_move(GameMove, (move, token, number, None, (), *where(start))))
+                move = known(token)
+                if move is None:
+                    try:
+                        move = parse_card_move(token)
+                    except InvalidMoveError:
+                        raise _Unfit from None
+                if start > line_end:
+                    row, column = where(start)
+                else:
+                    row, column = line, start - base
+                append(_new_move(GameMove, (move, token, number, None, (), row, column)))
                 number = None
                 continue
             if kind == "CARD":
@@ -198,18 +214,32 @@ def _tag(text: str, line: int, column: int) -> Tag:
     return Tag(parts.group(1), value, line, column)
 
 
+# The stage actions a log writes over and over, made once: (move, its text).
+_COMMON_STAGE = {
+    (MoveKind.DEAL, None): (Move.deal(), "deal"),
+    (MoveKind.WIND, None): (Move.wind(), "wind"),
+    **{(MoveKind.OPEN, n): (Move.open(n), f"open {n}") for n in range(1, 14)},
+    **{(MoveKind.GATHER, n): (Move.gather(n), f"gather {n}") for n in range(1, 14)},
+}
+
+
 def _close(stage: list[Any], moves: list[GameMove]) -> None:
     """Append a finished stage action (``deal``, ``open 3``...) to the moves."""
     kind, cards, ray, number, line, column = stage
     if ray == -1:
         raise _Unfit  # open or gather without its ray number
-    if kind is MoveKind.DEAL:
-        move = Move.deal(cards or None)
-    elif kind is MoveKind.WIND:
-        move = Move.wind(cards or None)
-    elif kind is MoveKind.OPEN:
-        move = Move.open(ray)
+    common = _COMMON_STAGE.get((kind, ray)) if not cards else None
+    if common is not None:
+        move, text = common
     else:
-        move = Move.gather(ray)
-    moves.append(GameMove(move, str(move), number, None, (), line, column))
+        if kind is MoveKind.DEAL:
+            move = Move.deal(cards or None)
+        elif kind is MoveKind.WIND:
+            move = Move.wind(cards or None)
+        elif kind is MoveKind.OPEN:
+            move = Move.open(ray)
+        else:
+            move = Move.gather(ray)
+        text = str(move)
+    moves.append(_new_move(GameMove, (move, text, number, None, (), line, column)))
     return None
