@@ -19,7 +19,7 @@ from sunlog.policies import POLICIES, play
 
 VARIANTS = (Variant.SUN, Variant.SUN2, Variant.SUN3)
 #: Games per policy in ``--short`` mode (the lookahead is the slowest).
-SHORT_GAMES = {"random": 10, "greedy": 20, "lookahead": 5}
+SHORT_GAMES = {"random": 10, "greedy": 20, "patient": 20, "lookahead": 5}
 DEFAULT_GAMES = 200
 
 
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for variant in VARIANTS:
         for policy in POLICIES:
-            games = args.games or (SHORT_GAMES[policy] if args.short else DEFAULT_GAMES)
+            games = args.games or (SHORT_GAMES.get(policy, 10) if args.short else DEFAULT_GAMES)
             t = time_policy(variant, policy, games, args.first_deal)
             print(
                 f"{t.variant:7} {t.policy:10} {t.games:>6} {t.ms_per_game:>9.2f} "

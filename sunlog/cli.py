@@ -247,8 +247,10 @@ def _reports(
 
             with ProcessPoolExecutor(max_workers=min(workers, len(files))) as pool:
                 texts = [stdin_text if f == STDIN else None for f in files]
+                # Several files a task when there are many: fewer round trips between processes.
+                chunk = max(1, min(8, len(files) // (4 * workers)))
                 results = pool.map(
-                    cliutil.check_file, files, [verbose] * len(files), texts, chunksize=1
+                    cliutil.check_file, files, [verbose] * len(files), texts, chunksize=chunk
                 )
                 for report in results:
                     bar(len(report.games))
