@@ -145,6 +145,26 @@ def board_from_deals(
     return board
 
 
+#: SPEC 5.4: the deal and the first 41 moves of its example game, one move a string.
+SPEC_DEAL = 20261129
+SPEC_MOVES: tuple[str, ...] = tuple(
+    re.findall(
+        r"(?:open|gather) \d+|\S+",
+        """
+        deal r1:AC>A r8:AS>A r2:2S>A r11:KH>K
+        deal r10:KC>K r1:3S>A
+        deal r6:AD>A r8:KD>K
+        deal 2C>A QH>K
+        deal r6:AH>A r7:QD>K r11:JD>K
+        deal r4:KS>K r8:10D>K r9:QC>K r10:QS>K r11:2H>A r13:JC>K r2:10C>K
+        deal r6:4S>A r7:JS>K r9:3C>A r6:4C>A r11:2D>A
+        deal r3:9C>K r5:8C>K r9:10S>K r2:9S>K
+        open 1 r1:5S>A open 2 r2:7C>K
+        """,
+    )
+)
+
+
 def play(board: Board, text: str) -> Board:
     """Push the moves written in ``text`` (as in a log: ``"deal r1:AC>A open 3 gather 4"``).
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from enginekit import board_from_rays, cards, legal_texts, play, up
+from enginekit import SPEC_MOVES, board_from_rays, cards, legal_texts, play, up
 
 from sunlog.board import Board, Stage
 from sunlog.errors import AmbiguousMoveError, IllegalMoveError
@@ -209,11 +209,7 @@ def test_open_ray_source_without_card_reads_every_card_and_takes_the_one_that_fi
 def test_the_spec_example_replays_to_stage_2() -> None:
     board = play(
         Board("sun", deal=20261129),
-        "deal r1:AC>A r8:AS>A r2:2S>A r11:KH>K deal r10:KC>K r1:3S>A deal r6:AD>A r8:KD>K "
-        "deal 2C>A QH>K deal r6:AH>A r7:QD>K r11:JD>K "
-        "deal r4:KS>K r8:10D>K r9:QC>K r10:QS>K r11:2H>A r13:JC>K r2:10C>K "
-        "deal r6:4S>A r7:JS>K r9:3C>A r6:4C>A r11:2D>A deal r3:9C>K r5:8C>K r9:10S>K r2:9S>K "
-        "open 1 r1:5S>A open 2 r2:7C>K",
+        " ".join(SPEC_MOVES),
     )
     assert board.move_count == 41 and board.deals == 8
     assert board.stage is Stage.SUN_PLAYS and board.open_ray == 2

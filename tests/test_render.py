@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from enginekit import SPEC_DEAL, SPEC_MOVES
 from rich.console import Console
 
 from sunlog import Board, Card, Move, MoveKind, Place, Stage, Status, Target
@@ -23,28 +24,9 @@ from sunlog.render import (
     use_color,
 )
 
-DEAL = 20261129
+DEAL = SPEC_DEAL
 
 
-def words(text: str) -> list[str]:
-    """The whitespace-separated words of ``text``."""
-    return text.split()
-
-
-# SPEC 5.4: the first 41 moves of a game of deal 20261129.
-SPEC_MOVES = words(
-    """
-    deal r1:AC>A r8:AS>A r2:2S>A r11:KH>K
-    deal r10:KC>K r1:3S>A
-    deal r6:AD>A r8:KD>K
-    deal 2C>A QH>K
-    deal r6:AH>A r7:QD>K r11:JD>K
-    deal r4:KS>K r8:10D>K r9:QC>K r10:QS>K r11:2H>A r13:JC>K r2:10C>K
-    deal r6:4S>A r7:JS>K r9:3C>A r6:4C>A r11:2D>A
-    deal r3:9C>K r5:8C>K r9:10S>K r2:9S>K
-    open_1 r1:5S>A open_2 r2:7C>K
-    """
-)
 RAY_LINE = re.compile(r"^  r(\d+)\s+(open\s+)?(.*)$")
 CLOUD_LINE = re.compile(r"^  c(\d+)\s+(.*)$")
 ANSI = re.compile(r"\x1b\[")
@@ -54,7 +36,7 @@ def spec_board(count: int = len(SPEC_MOVES)) -> Board:
     """Deal 20261129 after the first ``count`` moves of SPEC 5.4."""
     board = Board("sun", deal=DEAL)
     for text in SPEC_MOVES[:count]:
-        board.push(Move.parse(text.replace("_", " ")))
+        board.push(Move.parse(text))
     return board
 
 
@@ -134,7 +116,7 @@ def test_spec_position_rays_show_inner_to_outer_with_open_ray_marked() -> None:
 def test_every_ray_line_matches_the_board_after_each_spec_move() -> None:
     board = Board("sun", deal=DEAL)
     for text in SPEC_MOVES:
-        board.push(Move.parse(text.replace("_", " ")))
+        board.push(Move.parse(text))
         rays = ray_lines(board_text(board))
         touched = last_move_touched(board)
         for n in range(1, 14):
@@ -190,7 +172,7 @@ def test_a_deal_stars_the_thirteen_cards_it_laid() -> None:
 
 
 def test_open_marks_the_ray_and_stars_nothing() -> None:
-    board = spec_board(SPEC_MOVES.index("open_1") + 1)
+    board = spec_board(SPEC_MOVES.index("open 1") + 1)
     text = board_text(board)
     assert ray_lines(text)[1][0] is True
     assert "*" not in text

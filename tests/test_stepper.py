@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
+from enginekit import SPEC_DEAL, SPEC_MOVES
 from rich.console import Console
 
 from sunlog import Board, Move
@@ -33,36 +34,16 @@ from sunlog.stepper import (
     terminal_keys,
 )
 
-DEAL = 20261129
+DEAL = SPEC_DEAL
 
 
-def words(text: str) -> list[str]:
-    """The whitespace-separated words of ``text``."""
-    return text.split()
-
-
-# SPEC 5.4 as (move text, annotation, comments); "open N" is written open_N here.
-SPEC_MOVES = words(
-    """
-    deal r1:AC>A r8:AS>A r2:2S>A r11:KH>K
-    deal r10:KC>K r1:3S>A
-    deal r6:AD>A r8:KD>K
-    deal 2C>A QH>K
-    deal r6:AH>A r7:QD>K r11:JD>K
-    deal r4:KS>K r8:10D>K r9:QC>K r10:QS>K r11:2H>A r13:JC>K r2:10C>K
-    deal r6:4S>A r7:JS>K r9:3C>A r6:4C>A r11:2D>A
-    deal r3:9C>K r5:8C>K r9:10S>K r2:9S>K
-    open_1 r1:5S>A open_2 r2:7C>K
-    """
-)
 ANNOTATIONS = {39: "!"}
 COMMENTS = {5: ("the first arc",), 14: ("short forms: the card alone names its ray",)}
 
 
 def spec_entries() -> list[Entry]:
     entries = []
-    for number, word in enumerate(SPEC_MOVES, 1):
-        text = word.replace("_", " ")
+    for number, text in enumerate(SPEC_MOVES, 1):
         entries.append(
             Entry(Move.parse(text), text, ANNOTATIONS.get(number), COMMENTS.get(number, ()))
         )

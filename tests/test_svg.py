@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from enginekit import SPEC_MOVES
 
 from sunlog.board import Board
 from sunlog.cards import Card
@@ -27,18 +28,10 @@ VARIANTS = ("sun", "sun-2", "sun-3")
 SUITS = "SHDC"
 _TRANSLATE = re.compile(r"translate\(([-\d.]+) ([-\d.]+)\)")
 
-#: SPEC 5.4: the first 41 moves of deal 20261129 (annotations and comments left out).
-SPEC_54 = (
-    "deal r1:AC>A r8:AS>A r2:2S>A r11:KH>K deal r10:KC>K r1:3S>A deal r6:AD>A r8:KD>K "
-    "deal 2C>A QH>K deal r6:AH>A r7:QD>K r11:JD>K deal r4:KS>K r8:10D>K r9:QC>K r10:QS>K "
-    "r11:2H>A r13:JC>K r2:10C>K deal r6:4S>A r7:JS>K r9:3C>A r6:4C>A r11:2D>A "
-    "deal r3:9C>K r5:8C>K r9:10S>K r2:9S>K open|1 r1:5S>A open|2 r2:7C>K"
-)
-
 
 def spec_moves() -> list[str]:
     """The 41 moves of SPEC 5.4 as notation."""
-    return [word.replace("|", " ") for word in SPEC_54.split()]
+    return list(SPEC_MOVES)
 
 
 # ------------------------------------------------------------------ games
