@@ -654,6 +654,16 @@ def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
 # ------------------------------------------------------------------ play
 
 
+#: Options that play and stats share.
+VariantOption = Annotated[str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3.")]
+PolicyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--policy", "-p", metavar="NAME", help="random, greedy, patient or lookahead (the default)."
+    ),
+]
+
+
 @app.command()
 @guarded
 def play(
@@ -663,18 +673,8 @@ def play(
             "--deal", "-d", min=0, max=LAST_DEAL, metavar="N", help="The deal (default: random)."
         ),
     ] = None,
-    variant: Annotated[
-        str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3.")
-    ] = "sun",
-    policy: Annotated[
-        str | None,
-        typer.Option(
-            "--policy",
-            "-p",
-            metavar="NAME",
-            help="random, greedy, patient or lookahead (the default).",
-        ),
-    ] = None,
+    variant: VariantOption = "sun",
+    policy: PolicyOption = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", metavar="S", help="The policy's random seed (default: the deal)."),
@@ -734,18 +734,8 @@ def play(
 @app.command()
 @guarded
 def stats(
-    variant: Annotated[
-        str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3.")
-    ] = "sun",
-    policy: Annotated[
-        str | None,
-        typer.Option(
-            "--policy",
-            "-p",
-            metavar="NAME",
-            help="random, greedy, patient or lookahead (the default).",
-        ),
-    ] = None,
+    variant: VariantOption = "sun",
+    policy: PolicyOption = None,
     games: Annotated[
         int, typer.Option("--games", "-n", min=0, metavar="N", help="How many deals.")
     ] = 1000,
