@@ -30,7 +30,8 @@ demo: install
 	$(BIN)/sunlog check samples/*.sun
 	@echo '# samples/invalid holds one log per kind of error: check reports each and exits 1'
 	$(BIN)/sunlog check samples || test $$? -eq 1
-	$(BIN)/sunlog show samples/won-sun.sun
+	$(BIN)/sunlog show samples/won-sun.sun --at 60
+	$(BIN)/sunlog moves samples/won-sun.sun --at 60
 
 test: install
 	$(BIN)/python -m pytest
