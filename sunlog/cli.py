@@ -456,38 +456,66 @@ def convert(
         raise CliError("--jsonl writes JSON: it cannot go with --to sun")
     if output not in (None, STDIN) and cliutil.same_file(path, output):
         raise CliError("refusing to overwrite the input: choose another -o", path=output)
-    text = cliutil.read_text(path)
-    json_input = cliutil.is_json_input(path, text)
+    stdin = cliutil.read_stdin() if path == STDIN else None
+    json_input = cliutil.input_is_json(path, stdin)
     target = to or (Format.json if jsonl or not json_input else Format.sun)
-    games = _with_path(path, lambda: list(cliutil.games_from_text(text, json_input=json_input)))
-    broken = [g for g in games if g.error is not None]
-    if broken:
-        reports = []
-        for g in broken:
-            g.error.path = path
-            source = cliutil.source_line(path, g.error.line, text=text) if g.error.line else None
-            reports.append(cliutil.error_report(g.error, g.index, source))
-        raise _invalid("\n".join(reports))
-    out = _converted(games, target, jsonl)
-    if output in (None, STDIN):
-        typer.echo(out, nl=False)
-    else:
-        try:
-            cliutil.write_atomically(output, out)
-        except OSError as exc:
-            raise cliutil.os_error(exc, output) from None
+    import tempfile
+
+    # The games stream through a spool (memory, then disk when large), so that a file of
+    # any size converts, and nothing is written when some game cannot be read.
+    with tempfile.SpooledTemporaryFile(
+        max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
+    ) as spool:
+        reports = _with_path(path, lambda: _convert_into(spool, path, stdin, target, jsonl))
+        if reports:
+            raise _invalid("\n".join(reports))
+        spool.seek(0)
+        if output in (None, STDIN):
+            for piece in iter(lambda: spool.read(1 << 16), ""):
+                typer.echo(piece, nl=False)
+        else:
+            try:
+                cliutil.write_atomically(output, spool)
+            except OSError as exc:
+                raise cliutil.os_error(exc, output) from None
 
 
-def _converted(games: list[Any], target: Format, jsonl: bool) -> str:
-    if target is Format.sun:
-        from sunlog.notation import write_game, write_games
+#: What convert keeps in memory before its spool moves to a temporary file.
+SPOOL_BYTES = 16 * 1024 * 1024
 
-        return write_games(write_game(g) for g in games)
-    from sunlog.jsonio import document_json, game_to_json
 
-    if jsonl:
-        return "".join(cliutil.dumps(game_to_json(g)) + "\n" for g in games)
-    return cliutil.dumps_pretty(document_json(game_to_json(g) for g in games)) + "\n"
+def _convert_into(out: Any, path: str, stdin: str | None, target: Format, jsonl: bool) -> list[str]:
+    """Write each game of ``path`` converted to ``out``; return the reports of the games
+    that could not be read (then what was written is to be thrown away)."""
+    from sunlog.jsonio import FORMAT, game_to_json
+    from sunlog.notation import write_game
+
+    reports: list[str] = []
+    first = True
+    document = target is Format.json and not jsonl
+    if document:
+        out.write(f'{{\n  "format": {cliutil.dumps(FORMAT)},\n  "games": [\n')
+    for game in cliutil.read_games_from(path, stdin_text=stdin):
+        if game.error is not None:
+            game.error.path = path
+            line = game.error.line
+            source = cliutil.source_line(path, line, text=stdin) if line else None
+            reports.append(cliutil.error_report(game.error, game.index, source))
+            continue
+        if reports:
+            continue  # nothing will be written: only look for more errors
+        if target is Format.sun:
+            out.write(("" if first else "\n") + write_game(game))
+        elif jsonl:
+            out.write(cliutil.dumps(game_to_json(game)) + "\n")
+        else:  # the document's layout, as dumps_pretty writes it, one game at a time
+            out.write(
+                ("" if first else ",\n") + "    " + cliutil.dumps_pretty(game_to_json(game), "    ")
+            )
+        first = False
+    if document:
+        out.write("\n  ]\n}\n")
+    return reports
 
 
 # ------------------------------------------------------------------ fmt

@@ -13,12 +13,13 @@ import itertools
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from sunlog.errors import LogError, LogSyntaxError
 
@@ -219,6 +220,16 @@ def is_json_input(path: str, text: str | None) -> bool:
     if path.lower().endswith(LOG_SUFFIX) or text is None:
         return False
     return looks_like_json(text)
+
+
+def input_is_json(path: str, stdin_text: str | None = None) -> bool:
+    """Whether a path holds JSON: by its name, else (stdin and other names) by its start.
+    For standard input, pass the text already read from it."""
+    if path == STDIN:
+        return is_json_input(path, stdin_text)
+    if is_json_path(path) or path.lower().endswith(LOG_SUFFIX):
+        return is_json_path(path)
+    return looks_like_json(_peek(path))
 
 
 def games_from_text(text: str, *, json_input: bool) -> Iterator[Game]:
@@ -621,26 +632,36 @@ def analysis_lines(found: Analysis, chosen: Game, total: int) -> list[str]:
 # ------------------------------------------------------------------ writing
 
 
-def write_atomically(path: str, text: str) -> None:
+def write_atomically(path: str, text: str | IO[str]) -> None:
     """Replace a file's content all at once: a temporary file beside it, then a rename.
 
-    The file keeps its permission bits; nothing is left behind when writing fails.
+    ``text`` is a string or a text stream to copy. The file keeps its permission bits;
+    nothing is left behind when writing fails.
     """
     target = Path(path)
     directory = target.parent
-    mode = None
+    mode = _new_file_mode()
     with contextlib.suppress(FileNotFoundError):
         mode = target.stat().st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        if mode is not None:
-            os.chmod(tmp, mode)
+            if isinstance(text, str):
+                handle.write(text)
+            else:
+                shutil.copyfileobj(text, handle)
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _new_file_mode() -> int:
+    """The permission bits a new file gets here (0666 less the umask), not mkstemp's 0600."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def same_file(a: str, b: str) -> bool:

@@ -248,3 +248,15 @@ def test_fmt_of_a_directory_formats_every_log_below_it(tmp_path: Path) -> None:
     result = run("fmt", "--check", tmp_path)
     assert result.exit_code == 1
     assert result.stdout == f"would reformat {tmp_path / 'a.sun'}\n"
+
+
+def test_a_new_output_file_gets_the_usual_permissions(tmp_path: Path) -> None:
+    """-o writes through a temporary file, but the file it makes is not private to root:
+    it has the bits any new file gets (0666 less the umask)."""
+    umask = os.umask(0o022)
+    try:
+        out = tmp_path / "won.json"
+        assert run("convert", WON, "-o", out).exit_code == 0
+        assert os.stat(out).st_mode & 0o777 == 0o644
+    finally:
+        os.umask(umask)
