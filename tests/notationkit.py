@@ -13,6 +13,8 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+import enginekit
+
 from sunlog.board import Board, Status
 from sunlog.cards import Card
 from sunlog.game import Game, GameMove, Tag
@@ -71,23 +73,9 @@ class GenGame:
 def random_playout(
     board: Board, rng: random.Random, *, max_moves: int = 300, stage_weight: float = 0.15
 ) -> Iterator[Move]:
-    """Push random legal moves (canonical forms) and yield each one after pushing it.
-
-    Stage actions are picked only when no card move exists or with ``stage_weight``, so
-    the game runs through all its stages; a game in progress is simply cut off.
-    """
-    for _ in range(max_moves):
-        moves = board.legal_moves()
-        if not moves:
-            return
-        cards = [m for m in moves if m.kind is MoveKind.CARD]
-        stages = [m for m in moves if m.kind is not MoveKind.CARD]
-        if cards and (not stages or rng.random() >= stage_weight):
-            move = rng.choice(cards)
-        else:
-            move = rng.choice(stages)
-        board.push(move)
-        yield move
+    """:func:`enginekit.random_playout` with the notation tests' defaults: shorter games,
+    stage actions a little more often, so that they run through all their stages."""
+    yield from enginekit.random_playout(board, rng, max_moves=max_moves, stage_weight=stage_weight)
 
 
 def greedy_playout(board: Board, *, max_moves: int = 3000) -> Iterator[Move]:
