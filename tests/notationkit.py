@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import enginekit
+from hypothesis import strategies as st
 
 from sunlog.board import Board, Status
 from sunlog.cards import Card
@@ -383,3 +384,23 @@ def deck_with_top(top: Sequence[str]) -> list[Card]:
             out.append(card)
             left[card] -= 1
     return out
+
+
+@st.composite
+def real_logs(
+    draw: st.DrawFn, *, games: int = 2, max_moves: int = 100, newlines: Sequence[str] = ("\n",)
+) -> str:
+    """A file of one to ``games`` real games (random play on random deals and variants,
+    physical or not), each written loosely: any spelling, comments, the given line ends."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    texts = []
+    for _ in range(draw(st.integers(1, games))):
+        gen = random_gen_game(
+            rng,
+            variant=draw(st.sampled_from(VARIANTS)),
+            physical=draw(st.booleans()),
+            max_moves=draw(st.integers(1, max_moves)),
+        )
+        gen.result = gen.result or "*"
+        texts.append(render(gen, rng, newline=draw(st.sampled_from(list(newlines)))))
+    return "".join(texts)

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from notationkit import VARIANTS, random_gen_game, render
+from notationkit import real_logs
 
 from sunlog.errors import LogError, LogSyntaxError
 from sunlog.game import Game
@@ -259,23 +259,6 @@ def mutate(text: str, rng: random.Random) -> str:
             lines.insert(k, lines[k])
         return "\n".join(lines)
     return "".join(tokens)
-
-
-@st.composite
-def real_logs(draw: st.DrawFn) -> str:
-    """One or two real games (random play on a random deal), written as people write."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    texts = []
-    for _ in range(draw(st.integers(1, 2))):
-        gen = random_gen_game(
-            rng,
-            variant=draw(st.sampled_from(VARIANTS)),
-            physical=draw(st.booleans()),
-            max_moves=draw(st.integers(1, 100)),
-        )
-        gen.result = gen.result or "*"
-        texts.append(render(gen, rng))
-    return "".join(texts)
 
 
 @SETTINGS

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import io
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from notationkit import VARIANTS, greedy_playout, random_gen_game, render
+from notationkit import VARIANTS, greedy_playout, real_logs
 from typer.testing import CliRunner, Result
 
 from sunlog import cli
@@ -138,21 +137,9 @@ def test_samples_round_trip_through_the_command_line(name: str, tmp_path: Path) 
 # ------------------------------------------------------------------ generated logs
 
 
-@st.composite
-def generated_logs(draw: st.DrawFn) -> str:
+def generated_logs() -> st.SearchStrategy[str]:
     """A file of one to three real games, each written loosely (any spelling, comments)."""
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    texts = []
-    for _ in range(draw(st.integers(1, 3))):
-        gen = random_gen_game(
-            rng,
-            variant=draw(st.sampled_from(VARIANTS)),
-            physical=draw(st.booleans()),
-            max_moves=draw(st.integers(1, 150)),
-        )
-        gen.result = gen.result or "*"
-        texts.append(render(gen, rng, newline=draw(st.sampled_from(["\n", "\r\n"]))))
-    return "".join(texts)
+    return real_logs(games=3, max_moves=150, newlines=("\n", "\r\n"))
 
 
 @SETTINGS
