@@ -546,41 +546,54 @@ def fmt(
         raise CliError("--in-place and --check cannot go together")
     if in_place and STDIN in paths:
         raise CliError("--in-place cannot rewrite standard input")
+    import tempfile
+
     code = OK
     changed = unchanged = invalid = 0
     printed = 0
+    stdin = cliutil.read_stdin() if STDIN in paths else None
     for item in cliutil.expand_paths(paths):
         if isinstance(item, CliError):
             _err(str(item))
             code = USAGE
             continue
-        try:
-            original, formatted = _formatted(item)
-        except CliError as exc:
-            _err(str(exc))
-            code = max(code, exc.code)
-            continue
-        if formatted is None:
-            code = max(code, INVALID)
-            invalid += 1
-            continue
-        if check_only or in_place:
-            if formatted == original:
-                unchanged += 1
+        text = stdin if item == STDIN else None
+        # The canonical form streams through a spool (memory, then disk when large).
+        with tempfile.SpooledTemporaryFile(
+            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
+        ) as spool:
+            try:
+                valid = _format_into(spool, item, text)
+            except CliError as exc:
+                _err(str(exc))
+                code = max(code, exc.code)
                 continue
-            changed += 1
-            if check_only:
-                typer.echo(f"would reformat {item}")
+            if not valid:
                 code = max(code, INVALID)
-            else:
+                invalid += 1
+                continue
+            spool.seek(0)
+            if check_only or in_place:
+                if _same_text(item, text, spool):
+                    unchanged += 1
+                    continue
+                changed += 1
+                if check_only:
+                    typer.echo(f"would reformat {item}")
+                    code = max(code, INVALID)
+                    continue
+                spool.seek(0)
                 try:
-                    cliutil.write_atomically(item, formatted)
+                    cliutil.write_atomically(item, spool)
                 except OSError as exc:
                     raise cliutil.os_error(exc, item) from None
                 _err(f"reformatted {item}")
-        else:
-            typer.echo(("\n" if printed else "") + formatted, nl=False)
-            printed += 1
+            else:
+                if printed:
+                    typer.echo("")
+                for piece in iter(lambda: spool.read(1 << 16), ""):
+                    typer.echo(piece, nl=False)
+                printed += 1
     if check_only or in_place:
         verb = "would be reformatted" if check_only else "reformatted"
         summary = f"{cliutil.plural(changed, 'file')} {verb}, {unchanged} unchanged"
@@ -588,34 +601,52 @@ def fmt(
     raise typer.Exit(code)
 
 
-def _formatted(path: str) -> tuple[str, str | None]:
-    """A file's text and its canonical form (``None`` after reporting an invalid game)."""
-    from sunlog.notation import write_game, write_games
+def _format_into(out: Any, path: str, stdin: str | None) -> bool:
+    """Write the canonical form of a file's games to ``out``, one game at a time; False
+    after reporting an invalid game (then what was written is to be thrown away)."""
+    from sunlog.notation import write_game
     from sunlog.replay import replay as replay_game
 
-    text = cliutil.read_text(path) if path != STDIN else cliutil.read_stdin()
-    if cliutil.is_json_input(path, text):
+    if cliutil.input_is_json(path, stdin):
         raise CliError("fmt formats notation; for JSON use: sunlog convert --to sun", path=path)
-    written: list[str] = []
     ok = True
+    first = True
     try:
-        games = list(cliutil.games_from_text(text, json_input=False))
+        for game in cliutil.read_games_from(path, stdin_text=stdin):
+            result = replay_game(game, canonical=True)
+            if result.error is not None:
+                result.error.path = path
+                line = result.error.line
+                source = cliutil.source_line(path, line, text=stdin) if line else None
+                _err(cliutil.error_report(result.error, game.index, source))
+                ok = False
+            elif ok:
+                out.write(("" if first else "\n") + write_game(game, result.canonical))
+                first = False
     except LogError as exc:
         exc.path = path
-        source = cliutil.source_line(path, exc.line, text=text) if exc.line else None
+        source = cliutil.source_line(path, exc.line, text=stdin) if exc.line else None
         _err(cliutil.error_report(exc, None, source))
-        return text, None
-    for game in games:
-        result = replay_game(game, canonical=True)
-        if result.error is not None:
-            result.error.path = path
-            line = result.error.line
-            source = cliutil.source_line(path, line, text=text) if line else None
-            _err(cliutil.error_report(result.error, game.index, source))
-            ok = False
-            continue
-        written.append(write_game(game, result.canonical))
-    return text, write_games(written) if ok else None
+        return False
+    return ok
+
+
+def _same_text(path: str, stdin: str | None, formatted: Any) -> bool:
+    """Whether a file (or standard input) already reads exactly as ``formatted``, compared
+    piece by piece, line ends as written."""
+    if stdin is not None:
+        return bool(stdin == formatted.read())
+    size = 1 << 16
+    try:
+        with open(path, encoding="utf-8", newline="", errors="replace") as handle:
+            while True:
+                mine, theirs = handle.read(size), formatted.read(size)
+                if mine != theirs:
+                    return False
+                if not mine:
+                    return True
+    except OSError as exc:
+        raise cliutil.os_error(exc, path) from None
 
 
 # ------------------------------------------------------------------ pictures

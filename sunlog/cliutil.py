@@ -62,8 +62,9 @@ LOG_SUFFIX = ".sun"
 JSON_SUFFIXES = (".json", ".jsonl")
 #: How much of a long source line is shown around the caret, each side.
 CONTEXT = 60
-#: Notation read whole (standard input, the files of convert and fmt) is refused beyond
-#: this many bytes; check and show stream a .sun file of any size (docs/limits.md).
+#: Notation read whole (standard input) is refused beyond
+#: this many bytes; check, show, convert and fmt stream a .sun file of any size
+#: (docs/limits.md).
 MAX_INPUT_BYTES = 4 * 1024 * 1024
 #: JSON, always read whole, is refused beyond this many bytes (it is some 14 times the size
 #: of its notation, so convert's JSON of a file of MAX_INPUT_BYTES converts back).
@@ -186,11 +187,12 @@ def _check_input_size(data: bytes | str, path: str) -> None:
     json_input = is_json_input(path, head)
     limit = MAX_JSON_BYTES if json_input else MAX_INPUT_BYTES
     if len(data) > limit:
-        hint = "" if json_input else "check and show stream a .sun file of any size; "
-        raise CliError(
-            f"larger than {_size(limit)}: too big to read whole ({hint}split it for this command)",
-            path=path,
+        hint = (
+            "split it for this command"
+            if json_input
+            else "give it as a file: check, show, convert and fmt stream a .sun file of any size"
         )
+        raise CliError(f"larger than {_size(limit)}: too big to read whole ({hint})", path=path)
 
 
 def _size(n: int) -> str:

@@ -260,3 +260,19 @@ def test_a_new_output_file_gets_the_usual_permissions(tmp_path: Path) -> None:
         assert os.stat(out).st_mode & 0o777 == 0o644
     finally:
         os.umask(umask)
+
+
+def test_fmt_in_place_streams_a_file_larger_than_what_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fmt writes each game as it is replayed: a file past the read-whole limit is fine."""
+    from sunlog import cliutil
+
+    monkeypatch.setattr(cliutil, "MAX_INPUT_BYTES", 1_000)
+    loose = tmp_path / "loose.sun"
+    loose.write_text(WON.read_text().replace("r1:", "R1:"), encoding="utf-8")
+    assert loose.stat().st_size > 1_000
+    assert run("fmt", "--check", loose).exit_code == 1
+    assert run("fmt", "--in-place", loose).exit_code == 0
+    assert loose.read_text() == run("fmt", WON).stdout
+    assert run("fmt", "--check", loose).exit_code == 0
