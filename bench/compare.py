@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from sunlog.cliutil import check_file
-from sunlog.game import Game, GameMove, Tag
+from sunlog.game import Game, Tag
 from sunlog.notation import write_game
 from sunlog.policies import play
 
@@ -64,7 +64,7 @@ def sun_logs(moves: int, policy: str, first_deal: int = 1) -> tuple[str, int, in
         variant = variants[deal % 3]
         board = play(deal, variant, policy)
         tags = (Tag("Variant", variant), Tag("Deal", str(deal)))
-        game = Game(tags=tags, moves=tuple(GameMove(m, str(m)) for m in board.move_stack))
+        game = Game.of_moves(board.move_stack, tags)
         texts.append(write_game(game, result="*"))
         total += board.move_count
         deal += 1

@@ -18,7 +18,7 @@ from pathlib import Path
 from sunlog.board import RAYS, Board, Status, Variant
 from sunlog.deal import deal_deck
 from sunlog.errors import AmbiguousMoveError
-from sunlog.game import Game, GameMove, Tag
+from sunlog.game import Game, Tag
 from sunlog.moves import Move, MoveKind, Place, Target
 from sunlog.notation import parse_games, write_game, write_games
 from sunlog.policies import DEFAULT_POLICY
@@ -66,12 +66,8 @@ def find(
 
 def to_game(tags: Sequence[Tag], moves: Sequence[Move], result: str, **extra: object) -> Game:
     """A :class:`Game` of moves as pushed (each printed in its own canonical form)."""
-    return Game(
-        tags=tuple(tags),
-        moves=tuple(GameMove(m, str(m)) for m in moves),
-        result=result,
-        **extra,  # type: ignore[arg-type]
-    )
+    game = Game.of_moves(moves, tags, result)
+    return replace(game, **extra) if extra else game  # type: ignore[arg-type]
 
 
 def deal_tags(variant: Variant, number: int, *more: Tag, policy: str = DEFAULT_POLICY) -> list[Tag]:

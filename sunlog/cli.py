@@ -754,7 +754,7 @@ def play(
     import secrets
 
     from sunlog.board import Status, Variant
-    from sunlog.game import Game, GameMove, Tag
+    from sunlog.game import Game, Tag
     from sunlog.notation import write_game
     from sunlog.policies import DEFAULT_POLICY, get_policy
     from sunlog.policies import play as play_game
@@ -775,8 +775,7 @@ def play(
         Tag("Variant", kind.value),
         Tag("Deal", str(number)),
     ]
-    moves = tuple(GameMove(m, str(m)) for m in board.move_stack)
-    game = Game(tags=tuple(tags), moves=moves, result=result)
+    game = Game.of_moves(board.move_stack, tags, result)
     if json_out:
         from sunlog.jsonio import game_to_json
 
@@ -924,11 +923,9 @@ def solve(
         raise CliError(str(exc), path=path) from None
     log = None
     if result.line is not None:
-        from sunlog.game import GameMove
         from sunlog.notation import write_game
 
-        moves = [*played, *result.line]
-        solved = Game(tags=tags, moves=tuple(GameMove(m, str(m)) for m in moves), result="won")
+        solved = Game.of_moves([*played, *result.line], tags, "won")
         log = write_game(solved)
     if json_out:
         typer.echo(cliutil.dumps(result.to_json(log=log)))

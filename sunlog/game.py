@@ -7,6 +7,7 @@ against the rules is :mod:`sunlog.replay`'s job, reading and writing text
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -64,6 +65,14 @@ class Game:
     result_line: int | None = None
     result_column: int | None = None
     error: LogError | None = field(default=None, compare=False)
+
+    @classmethod
+    def of_moves(
+        cls, moves: Iterable[Move], tags: Iterable[Tag] = (), result: str | None = None
+    ) -> Game:
+        """A game of moves as played (each written in its own notation), e.g. a board's
+        ``move_stack``: what ``play``, ``solve`` and the samples write out."""
+        return cls(tags=tuple(tags), moves=tuple(GameMove(m, str(m)) for m in moves), result=result)
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag called ``name``, or ``None``."""

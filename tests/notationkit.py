@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import enginekit
 from hypothesis import strategies as st
@@ -404,3 +405,14 @@ def real_logs(
         gen.result = gen.result or "*"
         texts.append(render(gen, rng, newline=draw(st.sampled_from(list(newlines)))))
     return "".join(texts)
+
+
+def essentials(game: Game) -> dict[str, Any]:
+    """What a game holds apart from places and spelling: tags, moves, comments, result."""
+    return {
+        "tags": [(t.name, t.value) for t in game.tags],
+        "moves": [(gm.move, gm.number, gm.annotation, gm.comments) for gm in game.moves],
+        "comments": game.comments,
+        "final_comments": game.final_comments,
+        "result": game.claimed_result.lower(),
+    }

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from notationkit import physical_moves, random_playout, staircase_deck, staircase_moves
+from notationkit import essentials, physical_moves, random_playout, staircase_deck, staircase_moves
 
 from sunlog.board import Board, Stage
 from sunlog.errors import LogSyntaxError
@@ -40,17 +40,6 @@ GAME_ITEM = Draft202012Validator({"$defs": schema("game")["$defs"], "$ref": "#/$
 def read(path: Path) -> list[Game]:
     with path.open(encoding="utf-8", newline="") as handle:
         return parse_games(handle.read())
-
-
-def essentials(game: Game) -> dict[str, Any]:
-    """What a game holds apart from places and spelling: tags, moves, comments, result."""
-    return {
-        "tags": [(t.name, t.value) for t in game.tags],
-        "moves": [(gm.move, gm.number, gm.annotation, gm.comments) for gm in game.moves],
-        "comments": game.comments,
-        "final_comments": game.final_comments,
-        "result": game.claimed_result.lower(),
-    }
 
 
 def errors_of(validator: Draft202012Validator, instance: object) -> list[str]:

@@ -233,7 +233,7 @@ def test_a_true_lost_and_a_false_one_one_move_earlier(variant: str) -> None:
 
 
 def _game_moves(moves: list[Move]) -> tuple[GameMove, ...]:
-    return tuple(GameMove(m, str(m)) for m in moves)
+    return Game.of_moves(moves).moves
 
 
 def test_lost_fixtures_are_lost() -> None:

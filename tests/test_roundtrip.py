@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-from notationkit import VARIANTS, GenGame, random_gen_game, render, to_game
+from notationkit import VARIANTS, GenGame, essentials, random_gen_game, render, to_game
 
 import sunlog.notation as notation
 import sunlog.syntax as syntax
@@ -75,17 +75,6 @@ def gen_games(draw: st.DrawFn, *, last: bool = True) -> GenGame:
         game.final_comments = draw(st.lists(comment_texts, max_size=2))
         game.result = game.result or "*"
     return game
-
-
-def essentials(game: Game) -> dict[str, Any]:
-    """A game without places and spelling: tags, moves, comments, result."""
-    return {
-        "tags": [(t.name, t.value) for t in game.tags],
-        "moves": [(gm.move, gm.number, gm.annotation, gm.comments) for gm in game.moves],
-        "comments": game.comments,
-        "final_comments": game.final_comments,
-        "result": game.claimed_result.lower(),
-    }
 
 
 def table(board: Board) -> dict[str, Any]:

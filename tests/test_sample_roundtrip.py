@@ -22,7 +22,7 @@ from typer.testing import CliRunner, Result
 
 from sunlog import cli
 from sunlog.board import Board
-from sunlog.game import Game, GameMove, Tag
+from sunlog.game import Game, Tag
 from sunlog.jsonio import document_json, game_to_json, read_json_games
 from sunlog.notation import parse_games, read_games, write_game, write_games
 from sunlog.replay import replay
@@ -159,7 +159,7 @@ def test_whole_games_to_their_end_round_trip(variant: str, deal: int) -> None:
     status = board.status().value
     tags = (Tag("Variant", variant), Tag("Deal", str(deal)))
     result = status if status != "playing" else "*"
-    game = Game(tags=tags, moves=tuple(GameMove(m, str(m)) for m in moves), result=result)
+    game = Game.of_moves(moves, tags, result)
     (read,) = parse_games(write_game(game))
     assert replay(read).board.key() == board.key()
     assert_round_trips([read])
