@@ -16,16 +16,17 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from sunlog.errors import LogError, LogSyntaxError
 
 if TYPE_CHECKING:
     from sunlog.board import Board
     from sunlog.game import Game
+    from sunlog.quickcheck import Verdict
     from sunlog.replay import Replay
     from sunlog.solver import Analysis
 
@@ -42,6 +43,7 @@ __all__ = [
     "check_reports",
     "error_heading",
     "expand_paths",
+    "games_to_check",
     "is_json_path",
     "load_game",
     "plural",
@@ -58,6 +60,8 @@ __all__ = [
 STDIN = "-"
 #: Suffixes of notation logs, found when a directory is given.
 LOG_SUFFIX = ".sun"
+# What reads a notation stream: read_games, or check_games for check's quick lane.
+_Reader = Callable[[TextIO], Iterator[Any]]
 #: Suffixes read as JSON (a document, JSON Lines or one game).
 JSON_SUFFIXES = (".json", ".jsonl")
 #: How much of a long source line is shown around the caret, each side.
@@ -236,14 +240,18 @@ def input_is_json(path: str, stdin_text: str | None = None) -> bool:
 
 def games_from_text(text: str, *, json_input: bool) -> Iterator[Game]:
     """The games of a text: JSON through :mod:`sunlog.jsonio`, else the notation reader."""
+    from sunlog.notation import read_games
+
+    return _games_of_text(text, json_input, read_games)
+
+
+def _games_of_text(text: str, json_input: bool, reader: _Reader) -> Iterator[Any]:
     if json_input:
         from sunlog.jsonio import read_json_games
 
         yield from read_json_games(text)
         return
-    from sunlog.notation import read_games
-
-    yield from read_games(io.StringIO(text, newline=None))
+    yield from reader(io.StringIO(text, newline=None))
 
 
 def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Game]:
@@ -253,24 +261,36 @@ def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Gam
     Raises :class:`LogSyntaxError` for a file that is not a log, :class:`CliError` for
     one that cannot be read.
     """
+    from sunlog.notation import read_games
+
+    return _games_of_path(path, stdin_text, read_games)
+
+
+def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game | Verdict]:
+    """As :func:`read_games_from`, except that a notation game the quick lane of
+    :mod:`sunlog.quickcheck` finds valid comes as its :class:`Verdict`."""
+    from sunlog.quickcheck import check_games
+
+    return _games_of_path(path, stdin_text, check_games)
+
+
+def _games_of_path(path: str, stdin_text: str | None, reader: _Reader) -> Iterator[Any]:
     if path == STDIN:
         text = read_stdin() if stdin_text is None else stdin_text
-        yield from games_from_text(text, json_input=is_json_input(path, text))
+        yield from _games_of_text(text, is_json_input(path, text), reader)
         return
     if is_json_path(path):
-        yield from games_from_text(read_text(path), json_input=True)
+        yield from _games_of_text(read_text(path), True, reader)
         return
     if not path.lower().endswith(LOG_SUFFIX):
         head = _peek(path)
         if looks_like_json(head):
-            yield from games_from_text(read_text(path), json_input=True)
+            yield from _games_of_text(read_text(path), True, reader)
             return
-    from sunlog.notation import read_games
-
     try:
         # surrogateescape: the reader finds a byte that is not UTF-8 and says where it is
         with open(path, encoding="utf-8", errors="surrogateescape", newline=None) as handle:
-            yield from read_games(handle)
+            yield from reader(handle)
     except OSError as exc:
         raise os_error(exc, path) from None
 
@@ -525,9 +545,14 @@ def check_reports(
     """Check the games of one file one at a time, yielding each report as it is made (so a
     file of a million games is never held whole); a file that cannot be read ends with the
     :class:`CliError` saying why."""
+    from sunlog.quickcheck import Verdict
+
     try:
-        for game in read_games_from(path, stdin_text=stdin_text):
-            yield check_game(game, path, verbose=verbose, text=stdin_text)
+        for game in games_to_check(path, stdin_text=stdin_text):
+            if isinstance(game, Verdict):  # the quick lane found it valid
+                yield CheckReport(path, game.index, game.moves, game.result)
+            else:
+                yield check_game(game, path, verbose=verbose, text=stdin_text)
     except LogError as exc:  # the file as a whole is not a log (or stops being one)
         exc.path = path
         source = source_line(path, exc.line, text=stdin_text) if exc.line else None

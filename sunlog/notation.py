@@ -2,8 +2,9 @@
 
 A file is split into games first, without holding it whole in memory: a game ends at its
 result token or where the next tag section begins, never at a blank line. Each game is
-then parsed with the Lark grammar ``grammar/sun.lark`` (LALR, one coarse terminal per
-card move), and syntax errors become sentences a player understands, with line and column.
+then read by the fast scanner (:mod:`sunlog.scanner`, the grammar's own terminals), or,
+when it does not fit, by the Lark grammar ``grammar/sun.lark``, whose syntax errors become
+sentences a player understands, with line and column.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache, partial
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from sunlog.errors import LogSyntaxError
 from sunlog.game import Game
@@ -21,7 +22,15 @@ from sunlog.moves import Move, MoveKind
 from sunlog.scanner import Scanner
 from sunlog.terminals import patterns
 
-__all__ = ["parse_games", "read_games", "write_game", "write_games"]
+__all__ = [
+    "GameText",
+    "game_texts",
+    "parse_game_text",
+    "parse_games",
+    "read_games",
+    "write_game",
+    "write_games",
+]
 
 #: A game larger than this (in characters) is refused rather than held in memory. A real
 #: game is a few kB; at this size, reading one takes at most a few hundred MB (docs/limits.md).
@@ -213,25 +222,53 @@ def _scanner() -> Scanner:
 # -------------------------------------------------------------------- reading
 
 
+class GameText(NamedTuple):
+    """One game's text as the file splits (SPEC 5.3), and where it starts in the file.
+
+    ``index`` counts the games from 1; it is 0 for text holding only comments (what
+    follows a file's last result token), which belongs to the game before it.
+    """
+
+    text: str
+    line: int
+    column: int
+    index: int
+
+
+def game_texts(source: TextIO | Iterable[str]) -> Iterator[GameText]:
+    """Split a text stream into games without reading it whole.
+
+    Raises :class:`LogSyntaxError` for text that is not UTF-8 (decoded with
+    ``errors="surrogateescape"``, the error names the first bad byte's line and column),
+    a line longer than :data:`MAX_LINE_CHARS`, a game longer than :data:`MAX_GAME_CHARS`,
+    and a stream with no game at all: the games before the fault are yielded first.
+    """
+    index = 0
+    for chunk in _chunks(_Lines(source)):
+        if chunk.has_moves:
+            index += 1
+        yield GameText(chunk.text, chunk.line, chunk.column, index if chunk.has_moves else 0)
+    if index == 0:
+        raise LogSyntaxError(
+            "no game in this file: a log holds at least one game", line=1, column=1
+        )
+
+
 def read_games(source: TextIO | Iterable[str]) -> Iterator[Game]:
     """Yield the games of a text stream one at a time (the file is never held whole).
 
     A game with a syntax error is yielded with ``game.error`` set and the moves before the
-    error; reading goes on with the next game. A stream with no game at all raises
-    :class:`LogSyntaxError`, as do text that is not UTF-8 (decoded with
-    ``errors="surrogateescape"``, the error names the first bad byte's line and column),
-    a line longer than :data:`MAX_LINE_CHARS` and a game longer than :data:`MAX_GAME_CHARS`.
+    error; reading goes on with the next game. A fault in the stream as a whole raises
+    :class:`LogSyntaxError` after the games before it (see :func:`game_texts`).
     """
-    index = 0
     pending: Game | None = None
     try:
-        for chunk in _chunks(_Lines(source)):
-            if not chunk.has_moves:  # only comments, after the last game or in an empty file
+        for piece in game_texts(source):
+            if not piece.index:  # only comments, after the last game
                 if pending is not None:
-                    pending = _with_final_comments(pending, _comments_of(chunk))
+                    pending = _with_final_comments(pending, _comments_of(piece))
                 continue
-            index += 1
-            game = _parse_chunk(chunk, index)
+            game = parse_game_text(piece)
             if pending is not None:
                 yield pending
             pending = game
@@ -239,31 +276,27 @@ def read_games(source: TextIO | Iterable[str]) -> Iterator[Game]:
         if pending is not None:
             yield pending
         raise
-    if pending is None:
-        raise LogSyntaxError(
-            "no game in this file: a log holds at least one game", line=1, column=1
-        )
+    assert pending is not None  # game_texts raises for a stream without a game
     yield pending
 
 
-def _comments_of(chunk: _Chunk) -> tuple[str, ...]:
-    game = _scanner().scan_game(chunk.text, chunk.line, chunk.column, 0)
+def _comments_of(piece: GameText) -> tuple[str, ...]:
+    game = _scanner().scan_game(piece.text, piece.line, piece.column, 0)
     if game is not None:
         return game.comments
     from sunlog.syntax import comments_in
 
-    return comments_in(chunk.text, chunk.line, chunk.column)
+    return comments_in(piece.text, piece.line, piece.column)
 
 
-def _parse_chunk(chunk: _Chunk, index: int) -> Game:
+def parse_game_text(piece: GameText) -> Game:
     """One game's text as a game: the fast scanner, else Lark, which explains the error."""
-    text = chunk.text
-    game = _scanner().scan_game(text, chunk.line, chunk.column, index)
+    game = _scanner().scan_game(piece.text, piece.line, piece.column, piece.index)
     if game is not None:
         return game
     from sunlog.syntax import parse_game
 
-    return parse_game(text, chunk.line, chunk.column, index)
+    return parse_game(piece.text, piece.line, piece.column, piece.index)
 
 
 def _with_final_comments(game: Game, comments: tuple[str, ...]) -> Game:

@@ -17,7 +17,7 @@ from sunlog.errors import LogError, LogRuleError, clip
 from sunlog.game import RESULTS, Game, GameMove, Tag
 from sunlog.moves import Move
 
-__all__ = ["Replay", "new_board", "replay"]
+__all__ = ["Replay", "check_result", "new_board", "replay"]
 
 _UNIQUE_TAGS = ("Variant", "Deal", "Deck", "Result")
 _DIGITS = re.compile(r"[0-9]+")
@@ -121,7 +121,7 @@ def replay(game: Game, *, upto: int | None = None, canonical: bool = False) -> R
     if game.error is not None:
         return Replay(game, board, done, game.error, _forms(canonical, forms))
     if upto is None:
-        error = _check_result(game, board)
+        error = check_result(game, board)
         if error is not None:
             return Replay(game, board, done, error, _forms(canonical, forms))
     return Replay(game, board, done, None, _forms(canonical, forms))
@@ -131,7 +131,7 @@ def _forms(wanted: bool, forms: list[Move]) -> tuple[Move, ...] | None:
     return tuple(forms) if wanted else None
 
 
-def _check_result(game: Game, board: Board) -> LogError | None:
+def check_result(game: Game, board: Board) -> LogError | None:
     """SPEC 3.7 and 5.3: token and tag agree, and a claimed won or lost is true."""
     tag = game.tag("Result")
     token = game.result

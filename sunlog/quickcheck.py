@@ -1,0 +1,144 @@
+"""The quick lane of checking: a plain game's text replayed word by word.
+
+Most logs are plain: tags, stage actions and card moves, perhaps move numbers and
+annotations, no comments. Checking such a game needs neither a :class:`~sunlog.game.Game`
+of placed moves nor a token stream: :func:`quick_check` splits its text into words, looks
+each up in a table of moves already read, and pushes it. Whatever it does not know for
+sure (a comment, a named deal, a word it cannot read, an illegal move, a wrong result)
+makes it return ``None``; the caller then reads the game the general way (the scanner or
+Lark, then :func:`~sunlog.replay.replay`), which says where and why. So the quick lane
+only ever says "valid, n moves, result r", and tests check that it agrees with the
+general way on valid, damaged and random logs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple, TextIO
+
+from sunlog.errors import InvalidMoveError, LogRuleError
+from sunlog.game import Game, Tag
+from sunlog.moves import MAX_DIGITS, Move, MoveKind
+from sunlog.notation import game_texts, parse_game_text
+from sunlog.replay import check_result, new_board
+from sunlog.terminals import patterns
+
+__all__ = ["Verdict", "check_games", "quick_check"]
+
+
+class Verdict(NamedTuple):
+    """A game the quick lane found valid: its index in the file, its number of moves and
+    its claimed result."""
+
+    index: int
+    moves: int
+    result: str
+
+
+# Text the words cannot stand for: comments, white space that str.split() takes but the
+# grammar does not (\v, \x1c-\x1f), control characters, anything beyond ASCII.
+_UNPLAIN = re.compile(r"[^\t\n\f\r -~]|[{;]")
+# One tag with a value free of escapes, after the grammar's white space.
+_TAG = re.compile(r'[ \t\f\r\n]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
+_MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
+_RESULTS = {"won": "won", "lost": "lost", "*": "*"}
+_ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
+_TABLE_MAX = 50_000
+# Word -> move: card moves as the grammar's CARD_MOVE reads them, and the stage keywords
+# (``open`` and ``gather`` stand for their kind: their ray number is the next word).
+_WORDS: dict[str, Move | MoveKind] = {}
+_RAY_MOVES = {
+    kind: {str(n): Move(kind, index=n) for n in range(1, 14)}
+    for kind in (MoveKind.OPEN, MoveKind.GATHER)
+}
+
+
+def check_games(source: TextIO | Iterable[str]) -> Iterator[Verdict | Game]:
+    """Each game of a text stream: its :class:`Verdict` when the quick lane finds it valid,
+    else the game as :func:`~sunlog.notation.read_games` reads it, for replay to judge.
+
+    Faults of the stream as a whole raise as in :func:`~sunlog.notation.game_texts`.
+    """
+    for piece in game_texts(source):
+        if piece.index:
+            yield quick_check(piece.text, piece.index) or parse_game_text(piece)
+
+
+def quick_check(text: str, index: int = 1) -> Verdict | None:
+    """The verdict on one game's text when it is plain and valid, else ``None``."""
+    if _UNPLAIN.search(text):
+        return None
+    tags: list[Tag] = []
+    pos = 0
+    match = _TAG.match(text)
+    while match is not None:
+        tags.append(Tag(match.group(1), match.group(2)))
+        pos = match.end()
+        match = _TAG.match(text, pos)
+    words = text[pos:].split()
+    result = None
+    if words and words[-1].lower() in _RESULTS:
+        result = words.pop().lower()
+    head = Game(tags=tuple(tags), result=result)
+    try:
+        board = new_board(head)
+    except LogRuleError:
+        return None
+    push = board.push
+    known = _WORDS.get
+    count = 0
+    number = None  # a move number waiting for its move
+    rest = iter(words)
+    for word in rest:
+        move = known(word) or _learn(word)
+        if move is None:
+            if number is not None or not _MOVE_NUMBER.fullmatch(word):
+                return None
+            number = int(word[:-1])
+            continue
+        if move.__class__ is MoveKind:
+            move = _RAY_MOVES[move].get(next(rest, ""))  # type: ignore[index]
+            if move is None:
+                return None  # a ray beyond 13, written 03, or missing: the general way
+        count += 1
+        if number is not None:
+            if number != count:
+                return None
+            number = None
+        try:
+            push(move)  # type: ignore[arg-type]
+        except ValueError:
+            return None
+    if number is not None or check_result(head, board) is not None:
+        return None
+    return Verdict(index, count, head.claimed_result)
+
+
+_CARD_MOVE = re.compile(patterns()["CARD_MOVE"])
+
+
+def _learn(word: str) -> Move | MoveKind | None:
+    """Read a word not in the table yet: a card move (perhaps annotated) or a stage
+    keyword; ``None`` for anything else."""
+    base = word.rstrip("!?")
+    if base != word and word[len(base) :] not in _ANNOTATIONS:
+        return None
+    lower = base.lower()
+    entry: Move | MoveKind | None
+    if lower in ("deal", "wind"):
+        entry = None if base != word else Move(MoveKind(lower))
+    elif lower in ("open", "gather"):
+        entry = None if base != word else MoveKind(lower)
+    elif _CARD_MOVE.fullmatch(base):
+        try:
+            entry = Move.parse_card_move(base)
+        except InvalidMoveError:  # a number of too many digits
+            return None
+    else:
+        return None
+    if entry is not None:
+        if len(_WORDS) >= _TABLE_MAX:
+            _WORDS.clear()
+        _WORDS[word] = entry
+    return entry
