@@ -10,6 +10,7 @@ that reading the text gives back exactly what was written.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,11 +24,13 @@ from sunlog.game import Game, GameMove, Tag
 from sunlog.moves import End, Move, MoveKind, Place
 
 __all__ = [
+    "PIECES",
     "VARIANTS",
     "GenGame",
     "GenMove",
     "deck_with_top",
     "greedy_playout",
+    "mutate",
     "physical_moves",
     "random_comment",
     "random_gen_game",
@@ -416,3 +419,86 @@ def essentials(game: Game) -> dict[str, Any]:
         "final_comments": game.final_comments,
         "result": game.claimed_result.lower(),
     }
+
+
+# ------------------------------------------------------------------ damage
+
+#: Pieces of the notation and of its near misses: the fuzzer's alphabet.
+PIECES = (
+    "deal", "DEAL", "open", "gather", "wind", "won", "lost", "*", "1.", "12.", "0.", "13",
+    "14", "0", "99999999999999999999", "r1", "r13", "r14", "r0", "r1.2", "c1", "c1.L",
+    "c2.r", "w", "w.R", "A", "K", "A1", "A2", "AS", "10H", "TH", "qd", "K♠", "1S", "11C",
+    ":", ">", "r1:AS>A", "r5:QD>K", "AS>A", "KH>K", "r2>A", "A:2S>K", "K:KS>A", "c1:5H>A",
+    "w:KC>K", "r3>r4", "r1:AS>A2", "!", "?", "!!", "??", "!?", "?!", "{", "}", "{ note }",
+    ";", "; note\n", "[", "]", '"', "\\", '\\"', "\\\\", '[Event "x"]', '[Deal "1"]',
+    '[Deal "18446744073709551616"]', '[Variant "sun-3"]', '[Variant "sun-2"]',
+    '[Result "won"]', '[Deck "AS"]', '[Deal "-1"]', "\ufeff", "\u00a0", "\t", "\r", "\r\n",
+    "\n", " ", " ", " ", "\x00", "♥", "é", "Ж", "\U0001f600", "9" * 5000, "r" + "1" * 4400,
+    "open " + "9" * 5000, "r" + "9" * 4400 + ":AS>A", "9" * 5000 + ". deal",
+)  # fmt: skip
+
+_TOKEN = re.compile(r"\s+|[^\s]+")
+_CARD = re.compile(r"(?:10|[2-9AJQKT])[SHDC♠♥♦♣♤♡♢♧]", re.IGNORECASE)
+_NUMBER = re.compile(r"[0-9]+")
+_SPARE_CARDS = ("AS", "KH", "10D", "2C", "QS", "1H", "ZZ", "AX", "11S", "")
+_SPARE_NUMBERS = (
+    "0",
+    "1",
+    "13",
+    "14",
+    "7",
+    "999",
+    "18446744073709551616",
+    "",
+    "-1",
+    "x",
+    "9" * 5000,
+)
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One random damage to a log: the kinds of mistake a person or a broken tool makes."""
+    tokens = _TOKEN.findall(text)
+    words = [i for i, t in enumerate(tokens) if not t.isspace()]
+    if not words:
+        return text + rng.choice(PIECES)
+    i = rng.choice(words)
+    kind = rng.randrange(9)
+    if kind == 0:  # a token deleted
+        del tokens[i]
+    elif kind == 1:  # a token duplicated
+        tokens.insert(i, tokens[i] + " ")
+    elif kind == 2:  # two tokens swapped
+        j = rng.choice(words)
+        tokens[i], tokens[j] = tokens[j], tokens[i]
+    elif kind == 3:  # a card changed
+        cards = [k for k in words if _CARD.search(tokens[k])]
+        k = rng.choice(cards or words)
+        tokens[k] = _CARD.sub(lambda _m: rng.choice(_SPARE_CARDS), tokens[k], count=1)
+    elif kind == 4:  # a number changed (ray, depth, cloud, move number, deal)
+        numbers = [k for k in words if _NUMBER.search(tokens[k])]
+        k = rng.choice(numbers or words)
+        spare = "9" * 5000 if rng.random() < 0.3 else rng.choice(_SPARE_NUMBERS)  # too long
+        tokens[k] = _NUMBER.sub(lambda _m: spare, tokens[k], count=1)
+    elif kind == 5:  # a line cut short, or the file truncated
+        joined = "".join(tokens)
+        at = rng.randrange(len(joined) + 1)
+        if rng.random() < 0.5:
+            return joined[:at]
+        end = joined.find("\n", at)
+        return joined[:at] + (joined[end:] if end >= 0 else "")
+    elif kind == 6:  # a stray piece inserted
+        tokens.insert(i, rng.choice(PIECES))
+    elif kind == 7:  # a character inside a token changed
+        token = tokens[i]
+        at = rng.randrange(len(token))
+        tokens[i] = token[:at] + rng.choice('{}[]";:>.!?*\\x0') + token[at + 1 :]
+    else:  # a whole line deleted or doubled
+        lines = "".join(tokens).split("\n")
+        k = rng.randrange(len(lines))
+        if rng.random() < 0.5:
+            del lines[k]
+        else:
+            lines.insert(k, lines[k])
+        return "\n".join(lines)
+    return "".join(tokens)

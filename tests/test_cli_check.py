@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from sunlog import cli
+from sunlog import cli, quickcheck
 from sunlog.jsonio import document_json, game_to_json
 from sunlog.notation import parse_games
 
@@ -191,6 +191,30 @@ def test_every_game_of_a_file_is_reported_and_reading_goes_on(tmp_path: Path) ->
     assert lines[2]["moves"] == 2
     assert lines[2]["result"] is None
     assert "4 games, 2 valid, 2 invalid" in result.stderr
+
+
+def test_the_quick_lane_changes_no_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain valid games take check's quick lane; the reports are those of the general way."""
+    log = tmp_path / "mixed.sun"
+    log.write_text(
+        GOOD_GAME
+        + '\n[Deal "20261129"]\n{ commented }\ndeal r1:AC>A r8:AS>A\n*\n'
+        + '\n[Deal "20261129"]\ndeal r1:AC>A r8:AS>A\nwon\n'
+        + '\n[Deal "20261129"]\n1. deal 2. r1:AC>A! 3. r8:AS>A\n'
+    )
+    quick = run("check", "--json", log)
+    quick_text = run("check", "--verbose", log)
+    monkeypatch.setattr(quickcheck, "quick_check", lambda text, index=1: None)
+    general = run("check", "--json", log)
+    assert quick.exit_code == general.exit_code == 1
+    assert quick.stdout == general.stdout
+    assert quick_text.stdout == run("check", "--verbose", log).stdout
+    assert [(x["game"], x["valid"], x["moves"]) for x in json_lines(quick)] == [
+        (1, True, 3),
+        (2, True, 3),
+        (3, False, 3),
+        (4, True, 3),
+    ]
 
 
 # ------------------------------------------------------------------ --json

@@ -1,0 +1,195 @@
+"""The quick lane of ``check`` (sunlog.quickcheck) against the general way of checking.
+
+The quick lane may only ever say "valid, n moves, result r", and only when the general
+way (reader, then replay) says exactly that; on anything else it must step aside. These
+tests hold it to both halves: it takes plain logs (so the fast path is really used) and
+agrees with the general way on plain, decorated, damaged and random logs.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from notationkit import PIECES, VARIANTS, mutate, random_gen_game, real_logs, render
+
+from sunlog.errors import LogError
+from sunlog.game import Game, Tag
+from sunlog.notation import read_games, write_game
+from sunlog.policies import play
+from sunlog.quickcheck import Verdict, check_games, quick_check
+from sunlog.replay import replay
+
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def general(text: str) -> list[tuple[Any, ...]]:
+    """(index, valid, moves, claimed result) per game, the general way; or the file's error."""
+    out: list[tuple[Any, ...]] = []
+    try:
+        for game in read_games(io.StringIO(text)):
+            result = replay(game)
+            claimed = game.claimed_result if game.error is None else None
+            out.append((game.index, result.valid, result.moves, claimed))
+    except LogError as exc:
+        out.append(("file", str(exc)))
+    return out
+
+
+def through_quick_lane(text: str) -> list[tuple[Any, ...]]:
+    """The same, with the quick lane first (as ``sunlog check`` does)."""
+    out: list[tuple[Any, ...]] = []
+    try:
+        for item in check_games(io.StringIO(text)):
+            if isinstance(item, Verdict):
+                out.append((item.index, True, item.moves, item.result))
+            else:
+                result = replay(item)
+                claimed = item.claimed_result if item.error is None else None
+                out.append((item.index, result.valid, result.moves, claimed))
+    except LogError as exc:
+        out.append(("file", str(exc)))
+    return out
+
+
+def assert_agree(text: str) -> None:
+    """Both ways give the same verdicts: a verdict of the quick lane is never wrong."""
+    assert through_quick_lane(text) == general(text)
+
+
+def written(deal: int, variant: str, policy: str = "greedy", *, result: str = "*") -> str:
+    board = play(deal, variant, policy)
+    tags = (Tag("Variant", variant), Tag("Deal", str(deal)))
+    return write_game(Game.of_moves(board.move_stack, tags), result=result)
+
+
+# ------------------------------------------------------------ it takes plain logs
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("policy", ["greedy", "lookahead"])
+def test_plain_logs_take_the_quick_lane_with_the_general_verdict(variant: str, policy: str) -> None:
+    for deal in range(1, 6):
+        text = written(deal, variant, policy)
+        verdict = quick_check(text, 3)
+        (_, valid, moves, claimed) = general(text)[0]
+        assert valid
+        assert verdict == Verdict(3, moves, claimed)
+
+
+def test_a_won_game_claimed_won_takes_the_quick_lane() -> None:
+    deal = next(d for d in range(1, 50) if play(d, "sun", "lookahead").is_won())
+    text = written(deal, "sun", "lookahead", result="won")
+    verdict = quick_check(text)
+    assert verdict is not None and verdict.result == "won"
+
+
+def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
+    text = '[Deal "7"]\n1. DEAL 2. deal\n3. Deal 4. deal 5. deal 6. deal 7. deal 8. deal *\n'
+    assert quick_check(text) == Verdict(1, 8, "*")
+    board = play(7, "sun", "greedy")
+    moves = [str(m) for m in board.move_stack]
+    card = next(i for i, m in enumerate(moves) if ">" in m)
+    moves[card] = moves[card].upper() + "!?"
+    numbered = " ".join(f"{i}. {m}" for i, m in enumerate(moves, 1))
+    verdict = quick_check(f'[Deal "7"]\n{numbered}\n')
+    assert verdict == Verdict(1, len(moves), "*")
+    assert general(f'[Deal "7"]\n{numbered}\n') == [(1, True, len(moves), "*")]
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('[Deal "7"]\n{ a comment } deal *', "a comment"),
+        ('[Deal "7"]\ndeal ; a comment\n*', "a line comment"),
+        ('[Deal "7"]\ndeal\vdeal *', "white space the grammar does not know"),
+        ('[Deal "7"]\ndeal\x1cdeal *', "white space the grammar does not know"),
+        ('[Deal "7"]\n[Event "caf\u00e9"]\ndeal *', "text beyond ASCII"),
+        ('[Deal "7"]\n[Event "a \\"b\\""]\ndeal *', "an escaped tag value"),
+        ('[Deal "7"]\n2. deal *', "a wrong move number"),
+        ('[Deal "7"]\n1. *', "a move number without its move"),
+        ('[Deal "7"]\n1. 2. deal *', "two move numbers"),
+        ('[Deal "7"]\ndeal won', "a false result"),
+        ('[Deal "7"]\n[Result "won"]\ndeal *', "a result tag that disagrees"),
+        ('[Deal "7"]\n[Deal "8"]\ndeal *', "a tag twice"),
+        ('[Variant "sun-4"]\n[Deal "7"]\ndeal *', "an unknown variant"),
+        ("deal *", "a deal whose cards are not named"),
+        ('[Deal "7"]\ndeal r1:AS>A *', "an illegal move"),
+        ('[Deal "7"]\ndeal 9H *', "a card where a move should be"),
+        ('[Deal "7"]\nopen 3 *', "a stage action out of turn"),
+        ('[Deal "7"]\ndeal! *', "an annotated stage action"),
+        ('[Deal "7"]\ndeal r1:AS>A!!! *', "three annotation marks"),
+        ('[Deal "7"]\ndeal r1:AS>A ! *', "an annotation apart from its move"),
+        ('[Deal "7"]\ndeal r1:AS>Ax *', "a word that is no move"),
+        ('[Deal "7"]\ndeal deal[Event "x"] *', "a tag after the moves"),
+    ],
+)
+def test_the_quick_lane_steps_aside(text: str, why: str) -> None:
+    assert quick_check(text) is None, why
+    assert_agree(text)
+
+
+def test_open_and_gather_take_their_ray_from_the_next_word() -> None:
+    board = play(11, "sun", "greedy")
+    text = written(11, "sun")
+    assert any(m.kind.value == "open" for m in board.move_stack)
+    assert quick_check(text) is not None
+    assert re.search(r"\bopen 1\b", text)
+    assert quick_check(re.sub(r"\bopen 1\b", "open\n 1", text)) is not None  # any spacing
+    padded = re.sub(r"\bopen 1\b", "open 01", text)
+    assert quick_check(padded) is None  # the general way reads it
+    assert general(padded)[0][1]  # and finds it valid
+
+
+# ------------------------------------------------------------ it agrees with the general way
+
+
+@SETTINGS
+@given(real_logs(games=3))
+def test_decorated_logs_agree(text: str) -> None:
+    assert_agree(text)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.sampled_from(VARIANTS), st.booleans())
+def test_plain_random_games_agree_and_take_the_quick_lane(
+    seed: int, variant: str, respelled: bool
+) -> None:
+    rng = random.Random(seed)
+    gen = random_gen_game(rng, variant=variant, decorate=False, respelled=respelled)
+    text = render(gen, rng)
+    assert_agree(text)
+    if gen.result is not None and text.isascii():  # suit symbols go the general way
+        assert quick_check(text) is not None
+
+
+@SETTINGS
+@given(real_logs(games=2), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_damaged_logs_agree(text: str, damage: int, rng: random.Random) -> None:
+    for _ in range(damage):
+        text = mutate(text, rng)
+    assert_agree(text)
+
+
+@SETTINGS
+@given(st.integers(1, 10**6), st.sampled_from(VARIANTS), st.randoms(use_true_random=False))
+def test_damaged_plain_logs_agree(deal: int, variant: str, rng: random.Random) -> None:
+    text = written(deal, variant, "greedy")
+    for _ in range(rng.randint(1, 3)):
+        text = mutate(text, rng)
+    assert_agree(text)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40).map("".join))
+def test_random_text_after_a_real_game_start_agrees(tail: str) -> None:
+    assert_agree('[Variant "sun"]\n[Deal "7"]\ndeal r1:AS>A deal ' + tail)
