@@ -14,10 +14,18 @@ from typing import NamedTuple
 from sunlog.errors import LogError
 from sunlog.moves import Move
 
-__all__ = ["RESULTS", "Game", "GameMove", "Tag"]
+__all__ = ["RESULTS", "Game", "GameMove", "Tag", "result_of_token"]
 
 #: The result tokens: won, lost, and ``*`` for unfinished.
 RESULTS = ("won", "lost", "*")
+
+
+def result_of_token(token: str) -> str:
+    """``won``, ``lost`` or ``*`` for a RESULT token as the grammar reads it: in any case,
+    with Unicode case folding (``WON``, and even ``loſt`` with a long s)."""
+    if token == "*":
+        return "*"
+    return "won" if token[0] in "wW" else "lost"
 
 
 class Tag(NamedTuple):

@@ -15,7 +15,7 @@ from typing import Any
 
 from sunlog.cards import Card
 from sunlog.errors import InvalidMoveError
-from sunlog.game import Game, GameMove, Tag
+from sunlog.game import Game, GameMove, Tag, result_of_token
 from sunlog.moves import MAX_DIGITS, PARSED_MOVES, Move, MoveKind
 
 __all__ = ["Scanner"]
@@ -173,7 +173,7 @@ class Scanner:
             elif kind == "RESULT":
                 if number is not None:
                     raise _Unfit
-                result = m.group(kind).lower()  # type: ignore[union-attr]
+                result = result_of_token(m.group(kind))  # type: ignore[arg-type]
                 result_pos = where(m.start(kind))
                 done = True
             else:

@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from sunlog.cards import Card
 from sunlog.errors import InvalidMoveError, LogError, LogSyntaxError, clip
-from sunlog.game import Game, GameMove, Tag
+from sunlog.game import Game, GameMove, Tag, result_of_token
 from sunlog.moves import Move, MoveKind, check_digits
 from sunlog.resources import grammar_text
 
@@ -186,7 +186,7 @@ def _assemble(items: list[tuple[str, Any]], where: _Locator, index: int) -> Game
             line, column = where.token(value)
             tags.append(Tag(m.group(1), _unescape(value, m.group(2), 0), line, column))
         else:
-            result = str(value).lower()
+            result = result_of_token(str(value))
             result_pos = where.token(value)
     first_line = where.line
     return Game(

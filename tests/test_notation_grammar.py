@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import sunlog.notation as notation
 from sunlog.cards import Card
 from sunlog.errors import LogSyntaxError
 from sunlog.game import Game
@@ -414,6 +415,35 @@ def test_game_boundaries_are_result_tokens_and_tag_sections_never_blank_lines() 
     assert (games[1].tags[0].line, games[1].tags[0].column) == (8, 4)
     assert (games[2].tags[0].line, games[2].tags[0].column) == (10, 1)
     assert (games[3].moves[0].line, games[3].moves[0].column) == (13, 18)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.sampled_from(["r1:AS>A", " ", "won", "WoN", "LOST", "*", "[", "{", ";", "w", "o", "n"])
+        | st.text(max_size=4),
+        max_size=12,
+    ).map("".join)
+)
+def test_a_line_is_special_exactly_when_the_splitters_regex_says_so(line: str) -> None:
+    """The splitter's str-method shortcut for ASCII lines agrees with its regex."""
+    assert notation._is_special(line) == (notation._SPECIAL.search(line) is not None)
+
+
+def test_a_line_is_special_in_any_case_and_with_unicode_case_folding() -> None:
+    assert notation._is_special("deal r1:AS>A WON\n")
+    assert notation._is_special("deal lo\u017ft\n")  # long s: the grammar's RESULT reads it too
+    assert not notation._is_special("deal r1:AS>A wo n lo st\n")
+
+
+def test_a_result_token_reads_as_won_lost_or_star_whatever_its_case() -> None:
+    """RESULT is case-insensitive with Unicode folding; the game holds the plain word."""
+    from sunlog.syntax import parse_game
+
+    for token, result in (("WON", "won"), ("Lost", "lost"), ("lo\u017ft", "lost"), ("*", "*")):
+        text = f'[Deal "1"]\ndeal {token}\n'
+        assert parse_games(text)[0].result == result  # the scanner
+        assert parse_game(text, 1, 1, 1).result == result  # Lark
 
 
 def test_a_tag_section_after_moves_starts_a_new_game_even_midline() -> None:
