@@ -5,6 +5,7 @@ sunlog's own policies, with about the same number of moves, then times
 
 * python-chess: ``chess.pgn.read_game`` over the PGN (parse and replay every ply);
 * sunlog: what ``sunlog check`` does for a file (parse, replay, every check), in process;
+* the same file without check's quick lane (the general way), and with comments;
 * ``sunlog check`` as a command, start to finish, on the same file and on a one-game file;
 * ``sunlog check -j 1`` and ``-j 2`` on a directory of many files;
 * the peak memory of ``sunlog check`` on files of many small games.
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sunlog.cliutil import check_file
+from sunlog.cliutil import check_file, check_game, read_games_from
 from sunlog.game import Game, Tag
 from sunlog.notation import write_game
 from sunlog.policies import play
@@ -69,6 +70,12 @@ def sun_logs(moves: int, policy: str, first_deal: int = 1) -> tuple[str, int, in
         total += board.move_count
         deal += 1
     return "\n".join(texts), total, deal - first_deal
+
+
+def general_check(path: str) -> None:
+    """What ``check`` does for a file without its quick lane: read each game whole, replay."""
+    for game in read_games_from(path):
+        assert check_game(game, path, verbose=False, text=None).valid
 
 
 def best_of(repeats: int, run: object) -> float:
@@ -145,6 +152,23 @@ def main(argv: list[str] | None = None) -> int:
             f"{sun_s:.3f} s: {sun_rate:,.0f} moves/s, {1e6 / sun_rate:.2f} us/move"
         )
         print(f"ratio sunlog / python-chess per move: {sun_rate / chess_rate:.2f}x (target 5x)")
+        # What the quick lane is worth: the same file the general way (scanner, Game values,
+        # replay), as check reads a game the quick lane leaves (suit symbols, named deals).
+        general_s = best_of(repeats, lambda: general_check(str(log)))
+        # And with a comment on every line, as club logs have them (the quick lane takes them).
+        commented = tmp / "commented.sun"
+        commented.write_text(text.replace("\n", " { note }\n"), encoding="utf-8")
+        assert all(r.valid for r in check_file(str(commented)).games)
+        commented_s = best_of(repeats, lambda: check_file(str(commented)))
+        for what, seconds in (
+            ("the same file the general way, without the quick lane", general_s),
+            ("the same games with a comment on every line", commented_s),
+        ):
+            rate = moves / seconds
+            print(
+                f"sunlog check, {what}: {rate:,.0f} moves/s, {1e6 / rate:.2f} us/move, "
+                f"{rate / chess_rate:.2f}x python-chess"
+            )
 
         whole = command_seconds([*SUNLOG, "check", "-q", str(log)], repeats)
         print(
@@ -175,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                 part = "[Variant" + part
             (many / f"part{i:05}.sun").write_text(part + "\n", encoding="utf-8")
         files = len(list(many.iterdir()))
-        # Copies make the directory big enough for the processes to pay off.
-        for k in range(1, 8 if args.short else 16):
+        # Copies make the directory big enough for the processes to pay off: a few seconds
+        # of work for one process, against about 0.25 s of start-up that no process shares.
+        for k in range(1, 8 if args.short else 32):
             for path in list(many.glob("part*.sun")):
                 shutil.copy(path, many / f"copy{k}-{path.name}")
         files = len(list(many.iterdir()))

@@ -41,6 +41,7 @@ MAX_LINE_CHARS = 256 * 1024
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 _ESCAPE = re.compile(r"\\(.)")
 _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
+_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")  # closed brace comments and line comments
 # Lines without these cannot end or begin a game, nor hold a comment.
 _SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
 # What a file that is not UTF-8 decodes to with errors="surrogateescape" (and lone halves).
@@ -104,14 +105,23 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
                 continue
             pos = close + 1
             in_brace = False
-        elif not _is_special(line):  # moves only: nothing decides a boundary
-            chunk.parts.append(line)
-            chunk.size += n
-            if not chunk.has_moves and line and not line.isspace():  # "" after a BOM
-                chunk.has_moves = True
-            if chunk.size > MAX_GAME_CHARS:
-                _check_size(chunk)
-            continue
+        else:
+            kind = _line_kind(line)
+            if kind != _BOUNDARY:  # nothing here begins or ends a game
+                if kind == _COMMENTS:  # moves and comments: what is outside the comments
+                    outside = _COMMENT.sub(" ", line)
+                    brace = outside.find("{")  # a brace comment left open runs on
+                    if brace >= 0:
+                        in_brace, outside = True, outside[:brace]
+                else:
+                    outside = line
+                chunk.parts.append(line)
+                chunk.size += n
+                if not chunk.has_moves and outside and not outside.isspace():  # "" after a BOM
+                    chunk.has_moves = True
+                if chunk.size > MAX_GAME_CHARS:
+                    _check_size(chunk)
+                continue
         start = 0
         while pos < n:
             m = _LEXEME.match(line, pos)
@@ -145,18 +155,22 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
         yield chunk
 
 
-def _is_special(line: str) -> bool:
-    """Whether a line may begin or end a game or hold a comment (else it holds moves only).
+_MOVES, _COMMENTS, _BOUNDARY = range(3)
+
+
+def _line_kind(line: str) -> int:
+    """What a line may hold: moves only, moves and comments, or perhaps a game's boundary
+    (a tag, a result token: the splitter then reads it token by token).
 
     For ASCII, str methods do what :data:`_SPECIAL` does several times faster; other text
     keeps the regex, whose case folding is the grammar's (``loſt`` is ``lost`` to both).
     """
     if line.isascii():
         low = line.lower()
-        return (
-            "[" in low or "{" in low or ";" in low or "*" in low or "won" in low or ("lost" in low)
-        )
-    return _SPECIAL.search(line) is not None
+        if "[" in low or "*" in low or "won" in low or "lost" in low:
+            return _BOUNDARY
+        return _COMMENTS if "{" in low or ";" in low else _MOVES
+    return _BOUNDARY if _SPECIAL.search(line) else _MOVES
 
 
 def _check_size(chunk: _Chunk) -> None:

@@ -1,14 +1,14 @@
 """The quick lane of checking: a plain game's text replayed word by word.
 
-Most logs are plain: tags, stage actions and card moves, perhaps move numbers and
-annotations, no comments. Checking such a game needs neither a :class:`~sunlog.game.Game`
+Most logs are plain: tags, stage actions and card moves, perhaps move numbers,
+annotations and comments. Checking such a game needs neither a :class:`~sunlog.game.Game`
 of placed moves nor a token stream: :func:`quick_check` splits its text into words, looks
 each up in a table of moves already read, and pushes it. Whatever it does not know for
-sure (a comment, a named deal, a word it cannot read, an illegal move, a wrong result)
-makes it return ``None``; the caller then reads the game the general way (the scanner or
-Lark, then :func:`~sunlog.replay.replay`), which says where and why. So the quick lane
-only ever says "valid, n moves, result r", and tests check that it agrees with the
-general way on valid, damaged and random logs.
+sure (a named deal, a word it cannot read, a character beyond ASCII outside comments, an
+illegal move, a wrong result) makes it return ``None``; the caller then reads the game
+the general way (the scanner or Lark, then :func:`~sunlog.replay.replay`), which says
+where and why. So the quick lane only ever says "valid, n moves, result r", and tests
+check that it agrees with the general way on valid, damaged and random logs.
 """
 
 from __future__ import annotations
@@ -36,11 +36,17 @@ class Verdict(NamedTuple):
     result: str
 
 
-# Text the words cannot stand for: comments, white space that str.split() takes but the
-# grammar does not (\v, \x1c-\x1f), control characters, anything beyond ASCII.
-_UNPLAIN = re.compile(r"[^\t\n\f\r -~]|[{;]")
-# One tag with a value free of escapes, after the grammar's white space.
-_TAG = re.compile(r'[ \t\f\r\n]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
+_TERMINALS = patterns()
+# The grammar's comments, { } (no nesting) and ; to the end of the line, found from left to
+# right as its lexer finds them: a tag comes whole first, as a brace in its value is no comment.
+_COMMENT = re.compile(
+    f"({_TERMINALS['TAG']})|{_TERMINALS['BRACE_COMMENT']}|{_TERMINALS['LINE_COMMENT']}"
+)
+# Text the words cannot stand for, once comments are out: white space that str.split()
+# takes but the grammar does not (\v, \x1c-\x1f), control characters, non-ASCII.
+_UNPLAIN = re.compile(r"[^\t\n\f\r -~]")
+# One tag with a value free of escapes, after the grammar's white space and comments.
+_TAG = re.compile(r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
 _MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
 _RESULTS = {"won": "won", "lost": "lost", "*": "*"}
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
@@ -67,6 +73,8 @@ def check_games(source: TextIO | Iterable[str]) -> Iterator[Verdict | Game]:
 
 def quick_check(text: str, index: int = 1) -> Verdict | None:
     """The verdict on one game's text when it is plain and valid, else ``None``."""
+    if "{" in text or ";" in text:  # each comment becomes the word {}, which moves skip
+        text = _COMMENT.sub(_blank_comment, text)
     if _UNPLAIN.search(text):
         return None
     tags: list[Tag] = []
@@ -93,7 +101,11 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
     for word in rest:
         move = known(word) or _learn(word)
         if move is None:
-            if number is not None or not _MOVE_NUMBER.fullmatch(word):
+            if number is not None:
+                return None  # a move number stands right before its move
+            if word == "{}":
+                continue
+            if not _MOVE_NUMBER.fullmatch(word):
                 return None
             number = int(word[:-1])
             continue
@@ -115,7 +127,12 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
     return Verdict(index, count, head.claimed_result)
 
 
-_CARD_MOVE = re.compile(patterns()["CARD_MOVE"])
+_CARD_MOVE = re.compile(_TERMINALS["CARD_MOVE"])
+
+
+def _blank_comment(match: re.Match[str]) -> str:
+    """A tag stays as it is; a comment becomes the word ``{}``."""
+    return match.group(1) or " {} "
 
 
 def _learn(word: str) -> Move | MoveKind | None:
@@ -127,7 +144,7 @@ def _learn(word: str) -> Move | MoveKind | None:
     lower = base.lower()
     entry: Move | MoveKind | None
     if lower in ("deal", "wind"):
-        entry = None if base != word else Move(MoveKind(lower))
+        entry = Move(MoveKind(lower))
     elif lower in ("open", "gather"):
         entry = None if base != word else MoveKind(lower)
     elif _CARD_MOVE.fullmatch(base):

@@ -198,7 +198,7 @@ def test_the_quick_lane_changes_no_report(tmp_path: Path, monkeypatch: pytest.Mo
     log = tmp_path / "mixed.sun"
     log.write_text(
         GOOD_GAME
-        + '\n[Deal "20261129"]\n{ commented }\ndeal r1:AC>A r8:AS>A\n*\n'
+        + '\n[Deal "20261129"]\n{ commented }\ndeal r1:A\u2663>A r8:AS>A\n*\n'  # general way
         + '\n[Deal "20261129"]\ndeal r1:AC>A r8:AS>A\nwon\n'
         + '\n[Deal "20261129"]\n1. deal 2. r1:AC>A! 3. r8:AS>A\n'
     )

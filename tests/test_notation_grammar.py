@@ -417,23 +417,45 @@ def test_game_boundaries_are_result_tokens_and_tag_sections_never_blank_lines() 
     assert (games[3].moves[0].line, games[3].moves[0].column) == (13, 18)
 
 
+_LINE_PIECES = ["r1:AS>A", " ", "\n", "won", "WoN", "LOST", "*", "[", "{", "}", ";", "w", "o", "n"]
+_LINE_PIECES += ['[Deal "1"]', "{ note }", "; note", "deal", "lo\u017ft", "\u2663", "\t"]
+
+
 @settings(max_examples=300)
-@given(
-    st.lists(
-        st.sampled_from(["r1:AS>A", " ", "won", "WoN", "LOST", "*", "[", "{", ";", "w", "o", "n"])
-        | st.text(max_size=4),
-        max_size=12,
-    ).map("".join)
-)
-def test_a_line_is_special_exactly_when_the_splitters_regex_says_so(line: str) -> None:
+@given(st.lists(st.sampled_from(_LINE_PIECES) | st.text(max_size=4), max_size=12).map("".join))
+def test_a_line_may_hold_a_boundary_exactly_when_the_splitters_regex_says_so(line: str) -> None:
     """The splitter's str-method shortcut for ASCII lines agrees with its regex."""
-    assert notation._is_special(line) == (notation._SPECIAL.search(line) is not None)
+    kind = notation._line_kind(line)
+    assert (kind != notation._MOVES) == (notation._SPECIAL.search(line) is not None)
+    if kind == notation._COMMENTS:
+        assert "[" not in line and "*" not in line
 
 
-def test_a_line_is_special_in_any_case_and_with_unicode_case_folding() -> None:
-    assert notation._is_special("deal r1:AS>A WON\n")
-    assert notation._is_special("deal lo\u017ft\n")  # long s: the grammar's RESULT reads it too
-    assert not notation._is_special("deal r1:AS>A wo n lo st\n")
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_LINE_PIECES) | st.text(max_size=4), max_size=40).map("".join))
+def test_the_splitters_shortcuts_split_as_its_token_by_token_reading(text: str) -> None:
+    """Lines of moves and comments take shortcuts; reading every line token by token
+    gives the same games, starting at the same places."""
+
+    def chunks() -> list[tuple[str, int, int, bool]]:
+        try:
+            return [
+                (c.text, c.line, c.column, c.has_moves) for c in notation._chunks(io.StringIO(text))
+            ]
+        except LogSyntaxError as exc:
+            return [("error", exc.line or 0, exc.column or 0, False)]
+
+    fast = chunks()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(notation, "_line_kind", lambda line: notation._BOUNDARY)
+        assert chunks() == fast
+
+
+def test_a_line_may_hold_a_boundary_in_any_case_and_with_unicode_case_folding() -> None:
+    assert notation._line_kind("deal r1:AS>A WON\n") == notation._BOUNDARY
+    assert notation._line_kind("deal lo\u017ft\n") == notation._BOUNDARY  # RESULT folds too
+    assert notation._line_kind("deal r1:AS>A wo n lo st\n") == notation._MOVES
+    assert notation._line_kind("deal { note } ; more\n") == notation._COMMENTS
 
 
 def test_a_result_token_reads_as_won_lost_or_star_whatever_its_case() -> None:

@@ -109,8 +109,14 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
 @pytest.mark.parametrize(
     ("text", "why"),
     [
-        ('[Deal "7"]\n{ a comment } deal *', "a comment"),
-        ('[Deal "7"]\ndeal ; a comment\n*', "a line comment"),
+        ('[Deal "7"]\n1. { a comment } deal *', "a comment between number and move"),
+        ('[Deal "7"]\n1. ; a comment\ndeal *', "a line comment between number and move"),
+        ('[Deal "7"]\ndeal { never closed deal *', "a brace never closed"),
+        ('[Deal "7"]\ndeal } deal *', "a stray closing brace"),
+        ('[Deal "7"]\n[Event "{"] r1:XX>Q }"]\ndeal *', "a brace in a tag value is no comment"),
+        ('[Deal "7"]\n[Event ";"] r1:XX>Q\ndeal *', "a ; in a tag value is no comment"),
+        ('[Deal "7"]\n[Bad {x}\ndeal *', "a broken tag"),
+        ('[Deal "7"]\ndeal\u2003deal *', "white space beyond ASCII"),
         ('[Deal "7"]\ndeal\vdeal *', "white space the grammar does not know"),
         ('[Deal "7"]\ndeal\x1cdeal *', "white space the grammar does not know"),
         ('[Deal "7"]\n[Event "caf\u00e9"]\ndeal *', "text beyond ASCII"),
@@ -126,7 +132,7 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\ndeal r1:AS>A *', "an illegal move"),
         ('[Deal "7"]\ndeal 9H *', "a card where a move should be"),
         ('[Deal "7"]\nopen 3 *', "a stage action out of turn"),
-        ('[Deal "7"]\ndeal! *', "an annotated stage action"),
+        ('[Deal "7"]\n' + "deal " * 8 + "open 1! *", "an annotated ray number"),
         ('[Deal "7"]\ndeal r1:AS>A!!! *', "three annotation marks"),
         ('[Deal "7"]\ndeal r1:AS>A ! *', "an annotation apart from its move"),
         ('[Deal "7"]\ndeal r1:AS>Ax *', "a word that is no move"),
@@ -136,6 +142,16 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
 def test_the_quick_lane_steps_aside(text: str, why: str) -> None:
     assert quick_check(text) is None, why
     assert_agree(text)
+
+
+def test_comments_of_both_kinds_take_the_quick_lane() -> None:
+    text = (
+        '{ before the tags }[Deal "7"] ; and\n[Event "{;}"]{ between }\n'
+        "{ caf\u00e9, { not nested\n over lines }; won [x] {\n"
+        "1. deal{}2. deal ;\n deal! { ; } deal?! {won} deal deal deal { * } deal *"
+    )
+    assert quick_check(text) == Verdict(1, 8, "*")
+    assert general(text) == [(1, True, 8, "*")]
 
 
 def test_open_and_gather_take_their_ray_from_the_next_word() -> None:
