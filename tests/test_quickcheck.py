@@ -9,6 +9,7 @@ agrees with the general way on plain, decorated, damaged and random logs.
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
 from typing import Any
@@ -25,8 +26,9 @@ from sunlog.policies import play
 from sunlog.quickcheck import Verdict, check_games, quick_check
 from sunlog.replay import replay
 
+#: Examples per property; raise it for a longer hunt: ``SUNLOG_FUZZ_EXAMPLES=5000 pytest ...``.
 SETTINGS = settings(
-    max_examples=60,
+    max_examples=int(os.environ.get("SUNLOG_FUZZ_EXAMPLES", "60")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
