@@ -525,7 +525,7 @@ def check_game(game: Game, path: str, *, verbose: bool, text: str | None) -> Che
 
     result = replay(game)
     error = result.error
-    claimed = game.claimed_result if game.error is None else None
+    claimed = game.result_claim if game.error is None else None
     if error is None:
         return CheckReport(path, game.index, result.moves, claimed)
     error.path = path

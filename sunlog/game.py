@@ -91,5 +91,19 @@ class Game:
 
     @property
     def claimed_result(self) -> str:
-        """SPEC 5.3: the result token, else the ``Result`` tag, else ``*``."""
-        return self.result or self.tag("Result") or "*"
+        """SPEC 5.3: the result token, else the ``Result`` tag, else ``*``; always ``won``,
+        ``lost`` or ``*`` (a tag in another case reads as its word; a tag that is no result
+        claims nothing, and replay reports it)."""
+        if self.result:
+            return self.result
+        tag = self.tag("Result")
+        return tag.lower() if tag is not None and tag.lower() in RESULTS else "*"
+
+    @property
+    def result_claim(self) -> str | None:
+        """What the game claims (:attr:`claimed_result`), or ``None`` when its ``Result``
+        tag is no result at all (``maybe``): what ``check --json`` reports."""
+        tag = self.tag("Result")
+        if self.result is None and tag is not None and tag.lower() not in RESULTS:
+            return None
+        return self.claimed_result

@@ -72,14 +72,13 @@ def game_to_json(game: Game) -> dict[str, Any]:
         variant_name = Variant.parse(variant).value if variant is not None else "sun"
     except ValueError:
         variant_name = None  # unknown: the Variant tag keeps what was written
-    claimed = game.claimed_result.lower()
     data = {
         "tags": [{"name": t.name, "value": t.value} for t in game.tags],
         "variant": variant_name,
         "comments": list(game.comments),
         "moves": [move_to_json(m) for m in game.moves],
         # a Result tag that is no result stays in the tags; the JSON result stays valid
-        "result": claimed if claimed in RESULTS else (game.result or "*"),
+        "result": game.claimed_result,
         "final_comments": list(game.final_comments),
     }
     if variant_name is None:

@@ -149,7 +149,7 @@ def check_result(game: Game, board: Board) -> LogError | None:
             column=column,
             game=game.index,
         )
-    claimed = game.claimed_result.lower()
+    claimed = game.claimed_result
     status = board.status()
     message = None
     if claimed == "won" and status is not Status.WON:

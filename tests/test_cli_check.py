@@ -252,6 +252,15 @@ def test_json_error_move_is_null_for_a_fault_in_the_tags_or_the_result() -> None
     assert claim["result"] == "won"
 
 
+@pytest.mark.parametrize(("tag", "claimed"), [("WON", "won"), ("Lost", "lost"), ("maybe", None)])
+def test_json_result_is_the_claim_in_lower_case_or_null(tag: str, claimed: str | None) -> None:
+    """A Result tag in another case claims its word; one that is no result claims nothing."""
+    result = run("check", "--json", "-", input=f'[Deal "1"]\n[Result "{tag}"]\ndeal\n')
+    (line,) = json_lines(result)
+    assert line["result"] == claimed
+    assert not line["valid"]
+
+
 def test_json_summary_goes_to_stderr_so_stdout_is_only_json() -> None:
     result = run("check", "--json", SAMPLES)
     assert result.exit_code == 1

@@ -144,6 +144,22 @@ def test_convert_does_not_check_the_rules() -> None:
     assert json.loads(result.stdout)["games"][0]["moves"][-1]["card"] == "7D"
 
 
+@pytest.mark.parametrize(("tag", "token"), [("maybe", "*"), ("WON", "won"), ("Lost", "lost")])
+def test_convert_writes_a_result_token_that_reads_back(tag: str, token: str) -> None:
+    """Without a result token, the writer ends the game with the Result tag's claim as a
+    token, or * when the tag is no result; the tag itself is kept as written."""
+    text = f'[Deal "1"]\n[Result "{tag}"]\ndeal\n'
+    for args in (("--to", "sun"), ()):
+        result = run("convert", "-", *args, input=text)
+        assert result.exit_code == 0, result.output
+        if not args:  # JSON: convert it back
+            assert json.loads(result.stdout)["games"][0]["result"] == token
+            result = run("convert", "-", "--to", "sun", input=result.stdout)
+        assert result.stdout.endswith(f"deal\n{token}\n")
+        (game,) = parse_games(result.stdout)
+        assert game.tag("Result") == tag and game.result == token
+
+
 def test_convert_of_json_that_is_not_a_game_is_exit_1(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_text('{"format": "sunlog/1", "games": [{"moves": [{"kind": "fly"}]}]}')
