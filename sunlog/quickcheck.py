@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple, TextIO
 
 from sunlog.errors import InvalidMoveError, LogRuleError
-from sunlog.game import Game, Tag
+from sunlog.game import RESULTS, Game, Tag
 from sunlog.moves import MAX_DIGITS, Move, MoveKind
 from sunlog.notation import game_texts, parse_game_text
 from sunlog.replay import check_result, new_board
@@ -42,13 +42,13 @@ _TERMINALS = patterns()
 _COMMENT = re.compile(
     f"({_TERMINALS['TAG']})|{_TERMINALS['BRACE_COMMENT']}|{_TERMINALS['LINE_COMMENT']}"
 )
+_CARD_MOVE = re.compile(_TERMINALS["CARD_MOVE"])
 # Text the words cannot stand for, once comments are out: white space that str.split()
 # takes but the grammar does not (\v, \x1c-\x1f), control characters, non-ASCII.
 _UNPLAIN = re.compile(r"[^\t\n\f\r -~]")
 # One tag with a value free of escapes, after the grammar's white space and comments.
 _TAG = re.compile(r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
 _MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
-_RESULTS = {"won": "won", "lost": "lost", "*": "*"}
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TABLE_MAX = 50_000
 # Word -> move: card moves as the grammar's CARD_MOVE reads them, and the stage keywords
@@ -86,7 +86,7 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
         match = _TAG.match(text, pos)
     words = text[pos:].split()
     result = None
-    if words and words[-1].lower() in _RESULTS:
+    if words and words[-1].lower() in RESULTS:
         result = words.pop().lower()
     head = Game(tags=tuple(tags), result=result)
     try:
@@ -125,9 +125,6 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
     if number is not None or check_result(head, board) is not None:
         return None
     return Verdict(index, count, head.claimed_result)
-
-
-_CARD_MOVE = re.compile(_TERMINALS["CARD_MOVE"])
 
 
 def _blank_comment(match: re.Match[str]) -> str:
