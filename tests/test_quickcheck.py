@@ -12,6 +12,7 @@ import io
 import os
 import random
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -34,38 +35,31 @@ SETTINGS = settings(
 )
 
 
-def general(text: str) -> list[tuple[Any, ...]]:
-    """(index, valid, moves, claimed result) per game, the general way; or the file's error."""
-    out: list[tuple[Any, ...]] = []
+def verdicts(read: Callable[[io.StringIO], Iterator[Game | Verdict]], text: str) -> list[Any]:
+    """(index, valid, moves, claimed result) per game of ``text`` as ``check`` reports it,
+    reading with ``read``; the file's error last, if any."""
+    out: list[Any] = []
     try:
-        for game in read_games(io.StringIO(text)):
-            result = replay(game)
-            claimed = game.claimed_result if game.error is None else None
-            out.append((game.index, result.valid, result.moves, claimed))
-    except LogError as exc:
-        out.append(("file", str(exc)))
-    return out
-
-
-def through_quick_lane(text: str) -> list[tuple[Any, ...]]:
-    """The same, with the quick lane first (as ``sunlog check`` does)."""
-    out: list[tuple[Any, ...]] = []
-    try:
-        for item in check_games(io.StringIO(text)):
+        for item in read(io.StringIO(text)):
             if isinstance(item, Verdict):
                 out.append((item.index, True, item.moves, item.result))
             else:
                 result = replay(item)
-                claimed = item.claimed_result if item.error is None else None
+                claimed = item.result_claim if item.error is None else None
                 out.append((item.index, result.valid, result.moves, claimed))
     except LogError as exc:
         out.append(("file", str(exc)))
     return out
 
 
+def general(text: str) -> list[Any]:
+    """The verdicts the general way: every game read whole, then replayed."""
+    return verdicts(read_games, text)
+
+
 def assert_agree(text: str) -> None:
     """Both ways give the same verdicts: a verdict of the quick lane is never wrong."""
-    assert through_quick_lane(text) == general(text)
+    assert verdicts(check_games, text) == general(text)
 
 
 def written(deal: int, variant: str, policy: str = "greedy", *, result: str = "*") -> str:
