@@ -4,7 +4,7 @@ Most logs are plain: tags, stage actions and card moves, perhaps move numbers,
 annotations and comments. Checking such a game needs neither a :class:`~sunlog.game.Game`
 of placed moves nor a token stream: :func:`quick_check` splits its text into words, looks
 each up in a table of moves already read, and pushes it. Whatever it does not know for
-sure (a named deal, a word it cannot read, a character beyond ASCII outside comments, an
+sure (a named deal, a word it cannot read, white space the grammar does not know, an
 illegal move, a wrong result) makes it return ``None``; the caller then reads the game
 the general way (the scanner or Lark, then :func:`~sunlog.replay.replay`), which says
 where and why. So the quick lane only ever says "valid, n moves, result r", and tests
@@ -43,9 +43,10 @@ _COMMENT = re.compile(
     f"({_TERMINALS['TAG']})|{_TERMINALS['BRACE_COMMENT']}|{_TERMINALS['LINE_COMMENT']}"
 )
 _CARD_MOVE = re.compile(_TERMINALS["CARD_MOVE"])
-# Text the words cannot stand for, once comments are out: white space that str.split()
-# takes but the grammar does not (\v, \x1c-\x1f), control characters, non-ASCII.
-_UNPLAIN = re.compile(r"[^\t\n\f\r -~]")
+# White space that str.split() takes but the grammar does not (\v, \x1c-\x1f, \xa0...):
+# with it, words would not be the grammar's tokens. (Any other odd character stays inside
+# a word, which then reads as no move.)
+_ODD_SPACE = re.compile(r"[^\S \t\n\f\r]")
 # One tag with a value free of escapes, after the grammar's white space and comments.
 _TAG = re.compile(r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
 _MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
@@ -75,7 +76,7 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
     """The verdict on one game's text when it is plain and valid, else ``None``."""
     if "{" in text or ";" in text:  # each comment becomes the word {}, which moves skip
         text = _COMMENT.sub(_blank_comment, text)
-    if _UNPLAIN.search(text):
+    if _ODD_SPACE.search(text):
         return None
     tags: list[Tag] = []
     pos = 0
