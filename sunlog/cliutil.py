@@ -117,18 +117,29 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str | CliError]:
             continue
         p = Path(path)
         if p.is_dir():
-            found = sorted(
-                f
-                for f in p.rglob(f"*{LOG_SUFFIX}")
-                if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts)
-            )
+            found = _logs_below(str(p))
             if not found:
                 yield CliError(f"no {LOG_SUFFIX} logs in this directory", path=path)
-            yield from (str(f) for f in found)
+            yield from found
         elif p.exists():
             yield path
         else:
             yield CliError("no such file or directory", path=path)
+
+
+def _logs_below(top: str) -> list[str]:
+    """The ``*.sun`` files below a directory, hidden ones and those in hidden directories
+    left out, sorted directory by directory (``a/b.sun`` before ``a-c.sun``, as paths sort).
+    ``os.walk`` rather than ``Path.rglob``: several times faster on thousands of files."""
+    found = []
+    for root, dirs, names in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in names:
+            if name.endswith(LOG_SUFFIX) and not name.startswith("."):
+                full = os.path.join(root, name)
+                if os.path.isfile(full):  # not a broken link
+                    found.append(full)
+    return sorted(found, key=lambda f: f.split(os.sep))
 
 
 def is_json_path(path: str) -> bool:

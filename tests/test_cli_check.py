@@ -97,16 +97,21 @@ def test_verbose_lists_valid_games_too() -> None:
 
 
 def test_directory_checks_every_sun_file_below_it_sorted(tmp_path: Path) -> None:
-    (tmp_path / "b").mkdir()
-    (tmp_path / ".hidden").mkdir()
-    for name in ("b/z.sun", "a.sun", "b/a.sun", ".hidden/x.sun"):
+    for folder in ("b", ".hidden", "b/.deeper", "dir.sun"):
+        (tmp_path / folder).mkdir()
+    for name in ("b/z.sun", "a.sun", "b/a.sun", ".hidden/x.sun", "b/.deeper/y.sun", ".h.sun"):
         (tmp_path / name).write_text(GOOD_GAME)
+    (tmp_path / "b-c.sun").write_text(GOOD_GAME)
     (tmp_path / "notes.txt").write_text("not a log")
-    result = run("check", "--json", tmp_path)
-    assert result.exit_code == 0
-    paths = [line["path"] for line in json_lines(result)]
-    assert paths == [str(tmp_path / n) for n in ("a.sun", "b/a.sun", "b/z.sun")]
-    assert "(3 files)" in result.stderr
+    (tmp_path / "gone.sun").symlink_to(tmp_path / "nowhere.sun")
+    (tmp_path / "link.sun").symlink_to(tmp_path / "a.sun")
+    expected = ("a.sun", "b/a.sun", "b/z.sun", "b-c.sun", "link.sun")  # as paths sort
+    for given in (tmp_path, f"{tmp_path}/", f"{tmp_path}/./"):
+        result = run("check", "--json", given)
+        assert result.exit_code == 0
+        paths = [line["path"] for line in json_lines(result)]
+        assert paths == [str(tmp_path / n) for n in expected]
+        assert "(5 files)" in result.stderr
 
 
 # ------------------------------------------------------------------ error reports
