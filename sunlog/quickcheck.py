@@ -4,8 +4,8 @@ Most logs are plain: tags, stage actions and card moves, perhaps move numbers,
 annotations and comments. Checking such a game needs neither a :class:`~sunlog.game.Game`
 of placed moves nor a token stream: :func:`quick_check` splits its text into words, looks
 each up in a table of moves already read, and pushes it. Whatever it does not know for
-sure (a named deal, a word it cannot read, white space the grammar does not know, an
-illegal move, a wrong result) makes it return ``None``; the caller then reads the game
+sure (a word it cannot read, white space the grammar does not know, an illegal move, a
+wrong result) makes it return ``None``; the caller then reads the game
 the general way (the scanner or Lark, then :func:`~sunlog.replay.replay`), which says
 where and why. So the quick lane only ever says "valid, n moves, result r", and tests
 check that it agrees with the general way on valid, damaged and random logs.
@@ -14,9 +14,10 @@ check that it agrees with the general way on valid, damaged and random logs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple, TextIO
 
+from sunlog.cards import Card
 from sunlog.errors import InvalidMoveError, LogRuleError
 from sunlog.game import RESULTS, Game, Tag
 from sunlog.moves import MAX_DIGITS, Move, MoveKind
@@ -43,6 +44,7 @@ _COMMENT = re.compile(
     f"({_TERMINALS['TAG']})|{_TERMINALS['BRACE_COMMENT']}|{_TERMINALS['LINE_COMMENT']}"
 )
 _CARD_MOVE = re.compile(_TERMINALS["CARD_MOVE"])
+_CARD = re.compile(_TERMINALS["CARD"])
 # White space that str.split() takes but the grammar does not (\v, \x1c-\x1f, \xa0...):
 # with it, words would not be the grammar's tokens. (Any other odd character stays inside
 # a word, which then reads as no move.)
@@ -52,9 +54,11 @@ _TAG = re.compile(r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]
 _MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TABLE_MAX = 50_000
-# Word -> move: card moves as the grammar's CARD_MOVE reads them, and the stage keywords
-# (``open`` and ``gather`` stand for their kind: their ray number is the next word).
-_WORDS: dict[str, Move | MoveKind] = {}
+# Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
+# by a deal or wind), and the stage keywords, which stand for their kind: a deal or wind
+# takes the cards after it, an open or gather the ray number after it.
+_WORDS: dict[str, Move | MoveKind | Card] = {}
+_STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
 _RAY_MOVES = {
     kind: {str(n): Move(kind, index=n) for n in range(1, 14)}
     for kind in (MoveKind.OPEN, MoveKind.GATHER)
@@ -98,9 +102,18 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
     known = _WORDS.get
     count = 0
     number = None  # a move number waiting for its move
+    stage = None  # a deal or wind still taking the cards it names
+    named: list[Card] = []
     rest = iter(words)
     for word in rest:
         move = known(word) or _learn(word)
+        if stage is not None:
+            if move.__class__ is Card:
+                named.append(move)  # type: ignore[arg-type]
+                continue
+            if not _push_stage(push, stage, named):
+                return None
+            stage = None
         if move is None:
             if number is not None:
                 return None  # a move number stands right before its move
@@ -110,22 +123,39 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
                 return None
             number = int(word[:-1])
             continue
-        if move.__class__ is MoveKind:
-            move = _RAY_MOVES[move].get(next(rest, ""))  # type: ignore[index]
-            if move is None:
-                return None  # a ray beyond 13, written 03, or missing: the general way
+        if move.__class__ is not Move:
+            if move is MoveKind.DEAL or move is MoveKind.WIND:
+                stage, named = move, []  # pushed when the cards it names end
+            elif move.__class__ is Card:
+                return None  # a card with no deal or wind before it
+            else:  # open or gather: the ray is the next word
+                move = _RAY_MOVES[move].get(next(rest, ""))  # type: ignore[index]
+                if move is None:
+                    return None  # a ray beyond 13, written 03, or missing: the general way
         count += 1
         if number is not None:
             if number != count:
                 return None
             number = None
-        try:
-            push(move)  # type: ignore[arg-type]
-        except ValueError:
-            return None
+        if stage is None:
+            try:
+                push(move)  # type: ignore[arg-type]
+            except ValueError:
+                return None
+    if stage is not None and not _push_stage(push, stage, named):
+        return None
     if number is not None or check_result(head, board) is not None:
         return None
     return Verdict(index, count, head.claimed_result)
+
+
+def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card]) -> bool:
+    """Push a deal or wind with the cards it names (none: the deck's or the deal's own)."""
+    try:
+        push(Move(kind, cards=tuple(named)) if named else _STAGE_MOVES[kind])
+    except ValueError:
+        return False
+    return True
 
 
 def _blank_comment(match: re.Match[str]) -> str:
@@ -133,23 +163,25 @@ def _blank_comment(match: re.Match[str]) -> str:
     return match.group(1) or " {} "
 
 
-def _learn(word: str) -> Move | MoveKind | None:
-    """Read a word not in the table yet: a card move (perhaps annotated) or a stage
-    keyword; ``None`` for anything else."""
+def _learn(word: str) -> Move | MoveKind | Card | None:
+    """Read a word not in the table yet: a card move or a stage keyword (perhaps annotated),
+    or a card; ``None`` for anything else."""
     base = word.rstrip("!?")
     if base != word and word[len(base) :] not in _ANNOTATIONS:
         return None
     lower = base.lower()
-    entry: Move | MoveKind | None
-    if lower in ("deal", "wind"):
-        entry = Move(MoveKind(lower))
-    elif lower in ("open", "gather"):
-        entry = None if base != word else MoveKind(lower)
+    entry: Move | MoveKind | Card | None
+    if lower in ("deal", "wind", "open", "gather"):
+        entry = MoveKind(lower)
+        if base != word:  # annotated: no card may follow, and a ray number is no ray's
+            entry = _STAGE_MOVES.get(entry)
     elif _CARD_MOVE.fullmatch(base):
         try:
             entry = Move.parse_card_move(base)
         except InvalidMoveError:  # a number of too many digits
             return None
+    elif base == word and _CARD.fullmatch(word):
+        entry = Card.parse(word)
     else:
         return None
     if entry is not None:

@@ -13,6 +13,7 @@ import os
 import random
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from sunlog.quickcheck import Verdict, check_games, quick_check
 from sunlog.replay import replay
 
 #: Examples per property; raise it for a longer hunt: ``SUNLOG_FUZZ_EXAMPLES=5000 pytest ...``.
+ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings(
     max_examples=int(os.environ.get("SUNLOG_FUZZ_EXAMPLES", "60")),
     deadline=None,
@@ -154,6 +156,36 @@ def test_suit_symbols_and_text_beyond_ascii_in_tags_take_the_quick_lane() -> Non
     assert general(text) == [(1, True, len(board.move_stack), "*")]
 
 
+def test_physical_games_name_their_cards_in_the_quick_lane() -> None:
+    """Deals and the wind row named card by card (no Deal tag) take the quick lane."""
+    text = (ROOT / "samples" / "physical.sun").read_text(encoding="utf-8")
+    (expected,) = general(text)
+    assert expected[1] and re.search(r"\bwind( [0-9TJQKA]+[SHDC]){2,}", text)
+    assert quick_check(text) == Verdict(*expected[:1], *expected[2:])
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda t: t.replace("deal ", "deal { c } ", 1), "a comment among a deal's cards"),
+        (lambda t: t.replace("deal ", "deal! ", 1), "cards after an annotated deal"),
+        (lambda t: re.sub(r"(deal [^\n]*?[SHDC])\n", r"\1!\n", t, count=1), "an annotated card"),
+        (lambda t: re.sub(r"(deal [^ ]+) ", r"\1 \1 ", t, count=1), "a card too many"),
+        (lambda t: re.sub(r"(deal [^ ]+) [^ ]+ ", r"\1 ", t, count=1), "a card too few"),
+        (lambda t: re.sub(r"(wind [^ ]+) ", r"\1 \1 ", t, count=1), "a wind row card too many"),
+        (lambda t: t.replace("\ndeal ", "\n5H deal ", 1), "a card before any deal"),
+    ],
+)
+def test_physical_games_step_aside_where_their_cards_are_wrong(
+    change: Callable[[str], str], why: str
+) -> None:
+    text = (ROOT / "samples" / "physical.sun").read_text(encoding="utf-8")
+    changed = change(text)
+    assert changed != text, why
+    assert quick_check(changed) is None, why
+    assert_agree(changed)
+
+
 def test_comments_of_both_kinds_take_the_quick_lane() -> None:
     text = (
         '{ before the tags }[Deal "7"] ; and\n[Event "{;}"]{ between }\n'
@@ -186,12 +218,14 @@ def test_decorated_logs_agree(text: str) -> None:
 
 
 @SETTINGS
-@given(st.integers(0, 2**32 - 1), st.sampled_from(VARIANTS), st.booleans())
+@given(st.integers(0, 2**32 - 1), st.sampled_from(VARIANTS), st.booleans(), st.booleans())
 def test_plain_random_games_agree_and_take_the_quick_lane(
-    seed: int, variant: str, respelled: bool
+    seed: int, variant: str, respelled: bool, physical: bool
 ) -> None:
     rng = random.Random(seed)
-    gen = random_gen_game(rng, variant=variant, decorate=False, respelled=respelled)
+    gen = random_gen_game(
+        rng, variant=variant, decorate=False, respelled=respelled, physical=physical
+    )
     text = render(gen, rng)
     assert_agree(text)
     if gen.result is not None:
