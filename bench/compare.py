@@ -5,7 +5,8 @@ sunlog's own policies, with about the same number of moves, then times
 
 * python-chess: ``chess.pgn.read_game`` over the PGN (parse and replay every ply);
 * sunlog: what ``sunlog check`` does for a file (parse, replay, every check), in process;
-* the same file without check's quick lane (the general way), and with comments;
+* the same file without check's quick lane (the general way), with comments, and as
+  played with real cards (deals and the wind row named);
 * ``sunlog check`` as a command, start to finish, on the same file and on a one-game file;
 * ``sunlog check -j 1`` and ``-j 2`` on a directory of many files, beside two independent
   ``-j 1`` runs on its halves at once (what the machine itself gives two processes);
@@ -28,8 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from sunlog.board import RAYS, Board
 from sunlog.cliutil import check_file, check_game, read_games_from
 from sunlog.game import Game, Tag
+from sunlog.moves import Move, MoveKind
 from sunlog.notation import write_game
 from sunlog.policies import play
 
@@ -58,19 +61,38 @@ def chess_pgn(games: int, seed: int) -> tuple[str, int]:
     return "\n\n".join(out) + "\n", plies
 
 
-def sun_logs(moves: int, policy: str, first_deal: int = 1) -> tuple[str, int, int]:
-    """Logs played by ``policy`` on deals from ``first_deal`` on, until ``moves`` moves."""
+def sun_logs(
+    moves: int, policy: str, first_deal: int = 1, *, physical: bool = False
+) -> tuple[str, int, int]:
+    """Logs played by ``policy`` on deals from ``first_deal`` on, until ``moves`` moves;
+    ``physical``: as played with real cards, each deal and the wind row named, no Deal tag."""
     texts, total, deal = [], 0, first_deal
     variants = ("sun", "sun-2", "sun-3")
     while total < moves:
         variant = variants[deal % 3]
         board = play(deal, variant, policy)
-        tags = (Tag("Variant", variant), Tag("Deal", str(deal)))
-        game = Game.of_moves(board.move_stack, tags)
-        texts.append(write_game(game, result="*"))
+        tags = [Tag("Variant", variant), Tag("Deal", str(deal))]
+        played = board.move_stack
+        if physical:
+            tags.pop()
+            played = named_cards(Board(variant, deal=deal), played)
+        texts.append(write_game(Game.of_moves(played, tags), result="*"))
         total += board.move_count
         deal += 1
     return "\n".join(texts), total, deal - first_deal
+
+
+def named_cards(board: Board, moves: list[Move]) -> list[Move]:
+    """The moves with each deal and the wind naming their cards, replayed on ``board``."""
+    out = []
+    for move in moves:
+        if move.kind is MoveKind.DEAL:
+            move = Move.deal(board.stock[:RAYS])  # type: ignore[index]
+        board.push(move)
+        if move.kind is MoveKind.WIND:
+            move = Move.wind(board.wind_row)
+        out.append(move)
+    return out
 
 
 def general_check(path: str) -> None:
@@ -167,16 +189,23 @@ def main(argv: list[str] | None = None) -> int:
         # What the quick lane is worth: the same file the general way (scanner, Game values,
         # replay), as check reads a game the quick lane leaves (suit symbols, named deals).
         general_s = best_of(repeats, lambda: general_check(str(log)))
+        # Games played with real cards: every deal and the wind row named, no Deal tag.
+        physical_text, physical_moves, _ = sun_logs(plies, args.policy, physical=True)
+        physical = tmp / "physical.sun"
+        physical.write_text(physical_text, encoding="utf-8")
+        assert all(r.valid for r in check_file(str(physical)).games)
+        physical_s = best_of(repeats, lambda: check_file(str(physical)))
         # And with a comment on every line, as club logs have them (the quick lane takes them).
         commented = tmp / "commented.sun"
         commented.write_text(text.replace("\n", " { note }\n"), encoding="utf-8")
         assert all(r.valid for r in check_file(str(commented)).games)
         commented_s = best_of(repeats, lambda: check_file(str(commented)))
-        for what, seconds in (
-            ("the same file the general way, without the quick lane", general_s),
-            ("the same games with a comment on every line", commented_s),
+        for what, count, seconds in (
+            ("the same file the general way, without the quick lane", moves, general_s),
+            ("the same games with a comment on every line", moves, commented_s),
+            ("the same games as played with real cards (named deals)", physical_moves, physical_s),
         ):
-            rate = moves / seconds
+            rate = count / seconds
             print(
                 f"sunlog check, {what}: {rate:,.0f} moves/s, {1e6 / rate:.2f} us/move, "
                 f"{rate / chess_rate:.2f}x python-chess"
