@@ -173,7 +173,7 @@ def _learn(word: str) -> Move | MoveKind | Card | None:
     entry: Move | MoveKind | Card | None
     if lower in ("deal", "wind", "open", "gather"):
         entry = MoveKind(lower)
-        if base != word:  # annotated: no card may follow, and a ray number is no ray's
+        if base != word:  # deal! and wind! take no cards; open! and gather! are no moves
             entry = _STAGE_MOVES.get(entry)
     elif _CARD_MOVE.fullmatch(base):
         try:
