@@ -31,7 +31,7 @@ from pathlib import Path
 
 from sunlog.board import Board, Status, Variant
 from sunlog.game import Game, GameMove, Tag
-from sunlog.moves import Move, MoveKind
+from sunlog.moves import MoveKind
 from sunlog.notation import read_games, write_game
 from sunlog.replay import replay
 
@@ -61,10 +61,8 @@ def random_game(rng: random.Random, index: int) -> Game:
         stages = [m for m in legal if m.kind is not MoveKind.CARD]
         move = rng.choice(cards if cards and (not stages or rng.random() > 0.15) else stages)
         board.push(move)
-        if physical and move.kind is MoveKind.DEAL:
-            move = Move.deal([ray[-1] for ray in board.rays])
-        elif physical and move.kind is MoveKind.WIND:
-            move = Move.wind(board.wind_row)
+        if physical:
+            move = board.named_cards(move)
         annotation = rng.choice(("!", "?", "!?")) if rng.random() < 0.03 else None
         comments = ("a comment about this move",) if rng.random() < 0.02 else ()
         moves.append(GameMove(move, str(move), None, annotation, comments))

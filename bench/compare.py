@@ -29,10 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sunlog.board import RAYS, Board
+from sunlog.board import Board
 from sunlog.cliutil import check_file, check_game, read_games_from
 from sunlog.game import Game, Tag
-from sunlog.moves import Move, MoveKind
 from sunlog.notation import write_game
 from sunlog.policies import play
 
@@ -75,24 +74,15 @@ def sun_logs(
         played = board.move_stack
         if physical:
             tags.pop()
-            played = named_cards(Board(variant, deal=deal), played)
+            again, named = Board(variant, deal=deal), []
+            for move in played:
+                again.push(move)
+                named.append(again.named_cards(move))
+            played = named
         texts.append(write_game(Game.of_moves(played, tags), result="*"))
         total += board.move_count
         deal += 1
     return "\n".join(texts), total, deal - first_deal
-
-
-def named_cards(board: Board, moves: list[Move]) -> list[Move]:
-    """The moves with each deal and the wind naming their cards, replayed on ``board``."""
-    out = []
-    for move in moves:
-        if move.kind is MoveKind.DEAL:
-            move = Move.deal(board.stock[:RAYS])  # type: ignore[index]
-        board.push(move)
-        if move.kind is MoveKind.WIND:
-            move = Move.wind(board.wind_row)
-        out.append(move)
-    return out
 
 
 def general_check(path: str) -> None:

@@ -138,19 +138,11 @@ def physical(out: Path, first: int) -> None:
             break
     else:
         raise SystemExit("no game with a wind found")
-    deck = deal_deck(number)
     named: list[Move] = []
     again = Board(Variant.SUN, deal=number)
     for move in board.move_stack:
         again.push(move)
-        if move.kind is MoveKind.DEAL:
-            n = again.deals
-            named.append(Move.deal(deck[(n - 1) * RAYS : n * RAYS]))
-        elif move.kind is MoveKind.WIND:
-            assert again.wind_row is not None
-            named.append(Move.wind(again.wind_row))
-        else:
-            named.append(move)
+        named.append(again.named_cards(move))
     tags = [
         Tag("Event", "Club night"),
         Tag("Site", "Kitchen table"),

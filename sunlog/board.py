@@ -422,6 +422,17 @@ class Board:
         self.move_stack.append(move)
         return True
 
+    def named_cards(self, move: Move) -> Move:
+        """``move``, just pushed here, as a game played with real cards writes it: a deal
+        naming the 13 cards it dealt (ray 1 first), the wind naming its row; other moves as
+        they are. Such a log needs no Deal tag."""
+        if move.kind is MoveKind.DEAL:
+            return Move.deal([ray[-1] for ray in self.rays])
+        if move.kind is MoveKind.WIND:
+            assert self.wind_row is not None
+            return Move.wind(self.wind_row)
+        return move
+
     def push_text(self, text: str) -> Move:
         """Parse ``text`` as one move, push it and return the parsed move."""
         move = Move.parse(text)

@@ -142,12 +142,7 @@ def physical_moves(moves: Sequence[Move], board: Board) -> list[Move]:
     fresh = Board(board.variant, deal=board.deal_number, deck=board.deck)
     for move in moves:
         fresh.push(move)
-        if move.kind is MoveKind.DEAL:
-            move = Move.deal([ray[-1] for ray in fresh.rays])
-        elif move.kind is MoveKind.WIND:
-            assert fresh.wind_row is not None
-            move = Move.wind(fresh.wind_row)
-        named.append(move)
+        named.append(fresh.named_cards(move))
     return named
 
 

@@ -261,3 +261,23 @@ def test_emptied_wind_row_is_kept_as_an_empty_list() -> None:
     board = play(kings_of_hearts_cloud(), ALL_GATHERS + " wind KH KH w:KH>A")
     board.push_text("w:KH>A2")
     assert board.to_json()["wind_row"] == [] and board.to_json()["status"] == "won"
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+def test_named_cards_write_a_deal_and_the_wind_as_real_cards_name_them(variant: str) -> None:
+    board = Board(variant, deal=41)
+    moves = [Move.deal()] * 8 + [Move.gather(n) for n in range(1, 14)] + [Move.wind()]
+    named = []
+    for move in moves:
+        board.push(move)
+        named.append(board.named_cards(move))
+    deck = Board(variant, deal=41).deck
+    assert deck is not None and board.wind_row is not None
+    assert [m.cards for m in named[:8]] == [tuple(deck[13 * k : 13 * k + 13]) for k in range(8)]
+    assert named[8:21] == moves[8:21]  # gathers stay as they are
+    assert named[21] == Move.wind(board.wind_row)
+    physical = Board(variant)  # no deck: the named cards are all it has
+    for move in named:
+        physical.push(move)
+    assert physical.to_json()["rays"] == board.to_json()["rays"]
+    assert physical.wind_row == board.wind_row
