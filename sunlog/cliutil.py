@@ -26,7 +26,7 @@ from sunlog.errors import LogError, LogSyntaxError
 if TYPE_CHECKING:
     from sunlog.board import Board
     from sunlog.game import Game
-    from sunlog.quickcheck import Verdict
+    from sunlog.quickcheck import ValidGame
     from sunlog.replay import Replay
     from sunlog.solver import Analysis
 
@@ -277,9 +277,9 @@ def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Gam
     return _games_of_path(path, stdin_text, read_games)
 
 
-def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game | Verdict]:
+def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game | ValidGame]:
     """As :func:`read_games_from`, except that a notation game the quick lane of
-    :mod:`sunlog.quickcheck` finds valid comes as its :class:`Verdict`."""
+    :mod:`sunlog.quickcheck` finds valid comes as its :class:`ValidGame`."""
     from sunlog.quickcheck import check_games
 
     return _games_of_path(path, stdin_text, check_games)
@@ -556,11 +556,11 @@ def check_reports(
     """Check the games of one file one at a time, yielding each report as it is made (so a
     file of a million games is never held whole); a file that cannot be read ends with the
     :class:`CliError` saying why."""
-    from sunlog.quickcheck import Verdict
+    from sunlog.quickcheck import ValidGame
 
     try:
         for game in games_to_check(path, stdin_text=stdin_text):
-            if isinstance(game, Verdict):  # the quick lane found it valid
+            if isinstance(game, ValidGame):  # the quick lane found it valid
                 yield CheckReport(path, game.index, game.moves, game.result)
             else:
                 yield check_game(game, path, verbose=verbose, text=stdin_text)

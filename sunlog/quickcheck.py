@@ -25,10 +25,10 @@ from sunlog.notation import game_texts, parse_game_text
 from sunlog.replay import check_result, new_board
 from sunlog.terminals import patterns
 
-__all__ = ["Verdict", "check_games", "quick_check"]
+__all__ = ["ValidGame", "check_games", "quick_check"]
 
 
-class Verdict(NamedTuple):
+class ValidGame(NamedTuple):
     """A game the quick lane found valid: its index in the file, its number of moves and
     its claimed result."""
 
@@ -65,8 +65,8 @@ _RAY_MOVES = {
 }
 
 
-def check_games(source: TextIO | Iterable[str]) -> Iterator[Verdict | Game]:
-    """Each game of a text stream: its :class:`Verdict` when the quick lane finds it valid,
+def check_games(source: TextIO | Iterable[str]) -> Iterator[ValidGame | Game]:
+    """Each game of a text stream: its :class:`ValidGame` when the quick lane finds it valid,
     else the game as :func:`~sunlog.notation.read_games` reads it, for replay to judge.
 
     Faults of the stream as a whole raise as in :func:`~sunlog.notation.game_texts`.
@@ -76,8 +76,8 @@ def check_games(source: TextIO | Iterable[str]) -> Iterator[Verdict | Game]:
             yield quick_check(piece.text, piece.index) or parse_game_text(piece)
 
 
-def quick_check(text: str, index: int = 1) -> Verdict | None:
-    """The verdict on one game's text when it is plain and valid, else ``None``."""
+def quick_check(text: str, index: int = 1) -> ValidGame | None:
+    """One game's text as a :class:`ValidGame` when the quick lane finds it valid, else ``None``."""
     if "{" in text or ";" in text:  # each comment becomes the word {}, which moves skip
         text = _COMMENT.sub(_blank_comment, text)
     if _ODD_SPACE.search(text):
@@ -146,7 +146,7 @@ def quick_check(text: str, index: int = 1) -> Verdict | None:
         return None
     if number is not None or check_result(head, board) is not None:
         return None
-    return Verdict(index, count, head.claimed_result)
+    return ValidGame(index, count, head.claimed_result)
 
 
 def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card]) -> bool:

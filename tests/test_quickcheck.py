@@ -25,7 +25,7 @@ from sunlog.errors import LogError
 from sunlog.game import Game, Tag
 from sunlog.notation import read_games, write_game
 from sunlog.policies import play
-from sunlog.quickcheck import Verdict, check_games, quick_check
+from sunlog.quickcheck import ValidGame, check_games, quick_check
 from sunlog.replay import replay
 
 #: Examples per property; raise it for a longer hunt: ``SUNLOG_FUZZ_EXAMPLES=5000 pytest ...``.
@@ -37,13 +37,13 @@ SETTINGS = settings(
 )
 
 
-def verdicts(read: Callable[[io.StringIO], Iterator[Game | Verdict]], text: str) -> list[Any]:
+def verdicts(read: Callable[[io.StringIO], Iterator[Game | ValidGame]], text: str) -> list[Any]:
     """(index, valid, moves, claimed result) per game of ``text`` as ``check`` reports it,
     reading with ``read``; the file's error last, if any."""
     out: list[Any] = []
     try:
         for item in read(io.StringIO(text)):
-            if isinstance(item, Verdict):
+            if isinstance(item, ValidGame):
                 out.append((item.index, True, item.moves, item.result))
             else:
                 result = replay(item)
@@ -81,7 +81,7 @@ def test_plain_logs_take_the_quick_lane_with_the_general_verdict(variant: str, p
         verdict = quick_check(text, 3)
         (_, valid, moves, claimed) = general(text)[0]
         assert valid
-        assert verdict == Verdict(3, moves, claimed)
+        assert verdict == ValidGame(3, moves, claimed)
 
 
 def test_a_won_game_claimed_won_takes_the_quick_lane() -> None:
@@ -93,14 +93,14 @@ def test_a_won_game_claimed_won_takes_the_quick_lane() -> None:
 
 def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
     text = '[Deal "7"]\n1. DEAL 2. deal\n3. Deal 4. deal 5. deal 6. deal 7. deal 8. deal *\n'
-    assert quick_check(text) == Verdict(1, 8, "*")
+    assert quick_check(text) == ValidGame(1, 8, "*")
     board = play(7, "sun", "greedy")
     moves = [str(m) for m in board.move_stack]
     card = next(i for i, m in enumerate(moves) if ">" in m)
     moves[card] = moves[card].upper() + "!?"
     numbered = " ".join(f"{i}. {m}" for i, m in enumerate(moves, 1))
     verdict = quick_check(f'[Deal "7"]\n{numbered}\n')
-    assert verdict == Verdict(1, len(moves), "*")
+    assert verdict == ValidGame(1, len(moves), "*")
     assert general(f'[Deal "7"]\n{numbered}\n') == [(1, True, len(moves), "*")]
 
 
@@ -152,7 +152,7 @@ def test_suit_symbols_and_text_beyond_ascii_in_tags_take_the_quick_lane() -> Non
     moves = " ".join(str(m).replace("S", "\u2660").replace("H", "\u2661") for m in board.move_stack)
     text = f'[Event "caf\u00e9 \u2663"]\n[Deal "7"]\n{moves}\n*\n'
     assert "\u2660" in text and "\u2661" in text
-    assert quick_check(text) == Verdict(1, len(board.move_stack), "*")
+    assert quick_check(text) == ValidGame(1, len(board.move_stack), "*")
     assert general(text) == [(1, True, len(board.move_stack), "*")]
 
 
@@ -161,7 +161,7 @@ def test_physical_games_name_their_cards_in_the_quick_lane() -> None:
     text = (ROOT / "samples" / "physical.sun").read_text(encoding="utf-8")
     (expected,) = general(text)
     assert expected[1] and re.search(r"\bwind( [0-9TJQKA]+[SHDC]){2,}", text)
-    assert quick_check(text) == Verdict(*expected[:1], *expected[2:])
+    assert quick_check(text) == ValidGame(*expected[:1], *expected[2:])
 
 
 @pytest.mark.parametrize(
@@ -192,7 +192,7 @@ def test_comments_of_both_kinds_take_the_quick_lane() -> None:
         "{ caf\u00e9, { not nested\n over lines }; won [x] {\n"
         "1. deal{}2. deal ;\n deal! { ; } deal?! {won} deal deal deal { * } deal *"
     )
-    assert quick_check(text) == Verdict(1, 8, "*")
+    assert quick_check(text) == ValidGame(1, 8, "*")
     assert general(text) == [(1, True, 8, "*")]
 
 
