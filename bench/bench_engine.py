@@ -21,8 +21,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sunlog.board import Board, Stage, Status, Variant
-from sunlog.moves import Move, MoveKind
+from sunlog.engine.board import Board, Stage, Status, Variant
+from sunlog.engine.moves import Move, MoveKind
 
 VARIANTS = (Variant.SUN, Variant.SUN2, Variant.SUN3)
 #: The fixed deal numbers: the spec's four, then a deterministic spread over 64 bits.

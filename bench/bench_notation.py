@@ -29,11 +29,11 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from sunlog.board import Board, Status, Variant
-from sunlog.game import Game, GameMove, Tag
-from sunlog.moves import MoveKind
+from sunlog.engine.board import Board, Status, Variant
+from sunlog.engine.moves import MoveKind
 from sunlog.notation import read_games, write_game
-from sunlog.replay import replay
+from sunlog.notation.game import Game, GameMove, Tag
+from sunlog.notation.replay import replay
 
 HERE = Path(__file__).resolve()
 VARIANTS = (Variant.SUN, Variant.SUN2, Variant.SUN3)

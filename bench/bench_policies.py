@@ -14,8 +14,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from sunlog.board import Variant
-from sunlog.policies import POLICIES, play
+from sunlog.engine.board import Variant
+from sunlog.play.policies import POLICIES, play
 
 VARIANTS = (Variant.SUN, Variant.SUN2, Variant.SUN3)
 #: Games per policy in ``--short`` mode (the lookahead is the slowest).

@@ -23,8 +23,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from sunlog.board import Board, Status
-from sunlog.solver import SolveResult, Verdict, solve_deal
+from sunlog.engine.board import Board, Status
+from sunlog.play.solver import SolveResult, Verdict, solve_deal
 
 #: (variant, deal, node budget) of the full run: quick wins, slow wins, searches cut off.
 FULL = (

@@ -29,11 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from sunlog.board import Board
 from sunlog.cliutil import check_file, check_game, read_games_from
-from sunlog.game import Game, Tag
+from sunlog.engine.board import Board
 from sunlog.notation import write_game
-from sunlog.policies import play
+from sunlog.notation.game import Game, Tag
+from sunlog.play.policies import play
 
 SUNLOG = [sys.executable, "-m", "sunlog"]
 

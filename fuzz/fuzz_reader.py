@@ -2,7 +2,7 @@
 
 The bytes are opened as ``sunlog`` opens a file (UTF-8, any line end), read with
 :func:`sunlog.notation.read_games`, and every game is replayed. Anything but a
-:class:`sunlog.errors.LogError` (or a subclass) is a bug, and so is an error without a line
+:class:`sunlog.notation.errors.LogError` (or a subclass) is a bug, and so is an error without a line
 and column or with a message that repeats the input at length. A game that replays well
 must also write back (canonical form) to a log that replays to the same position. See
 ``fuzz/README.md`` for how to run it.
@@ -16,11 +16,11 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    import sunlog.syntax  # noqa: F401 (the Lark path, which the reader imports lazily)
-    from sunlog.errors import LogError
-    from sunlog.game import Game
+    import sunlog.notation.syntax  # noqa: F401 (the Lark path, which the reader imports lazily)
     from sunlog.notation import parse_games, read_games, write_game
-    from sunlog.replay import replay
+    from sunlog.notation.errors import LogError
+    from sunlog.notation.game import Game
+    from sunlog.notation.replay import replay
 
 #: Longer inputs are cut: the fuzzer looks for wrong behaviour, not for slow input.
 MAX_INPUT = 64 * 1024

@@ -1,11 +1,11 @@
 """Generate the sample logs in ``samples/`` by playing real games through sunlog.
 
 Run from the repository root: ``.venv/bin/python samples/make_samples.py [OUT_DIR]``. Every
-game is played by a policy of :mod:`sunlog.policies` on a :class:`sunlog.board.Board` and
-printed with :func:`sunlog.notation.write_game`; the invalid samples are valid logs with
-one fault put in on purpose. The tests check that this script rebuilds the samples byte
-for byte (so a change to a policy shows up as samples to regenerate) and that each sample
-replays as meant.
+game is played by a policy of :mod:`sunlog.play.policies` on a
+:class:`sunlog.engine.board.Board` and printed with :func:`sunlog.notation.write_game`;
+the invalid samples are valid logs with one fault put in on purpose. The tests check that
+this script rebuilds the samples byte for byte (so a change to a policy shows up as samples
+to regenerate) and that each sample replays as meant.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from sunlog.board import RAYS, Board, Status, Variant
-from sunlog.deal import deal_deck
-from sunlog.errors import AmbiguousMoveError
-from sunlog.game import Game, Tag
-from sunlog.moves import Move, MoveKind, Place, Target
+from sunlog.engine.board import RAYS, Board, Status, Variant
+from sunlog.engine.deal import deal_deck
+from sunlog.engine.errors import AmbiguousMoveError
+from sunlog.engine.moves import Move, MoveKind, Place, Target
 from sunlog.notation import parse_games, write_game, write_games
-from sunlog.policies import DEFAULT_POLICY
-from sunlog.policies import play as policy_play
-from sunlog.replay import replay
+from sunlog.notation.game import Game, Tag
+from sunlog.notation.replay import replay
+from sunlog.play.policies import DEFAULT_POLICY
+from sunlog.play.policies import play as policy_play
 
 HERE = Path(__file__).resolve().parent
 

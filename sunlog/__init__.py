@@ -11,11 +11,11 @@ the standard library::
     ([], [Card('AC')])
 """
 
-from sunlog.board import RAYS, Board, Stage, Status, Variant
-from sunlog.cards import CARDS, Card, Rank, Suit, parse_card
-from sunlog.deal import SplitMix64, deal_deck, wind_row
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from sunlog.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.board import RAYS, Board, Stage, Status, Variant
+from sunlog.engine.cards import CARDS, Card, Rank, Suit, parse_card
+from sunlog.engine.deal import SplitMix64, deal_deck, wind_row
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 
 __version__ = "0.1.0"
 

@@ -19,7 +19,7 @@ import typer
 
 from sunlog import cliutil
 from sunlog.cliutil import STDIN, CliError
-from sunlog.errors import LogError
+from sunlog.notation.errors import LogError
 
 app = typer.Typer(
     name="sunlog",
@@ -330,12 +330,12 @@ def show(
     if _stdout_is_terminal():
         from rich.console import Console
 
-        from sunlog.render import print_board
+        from sunlog.views.terminal import print_board
 
         title = f"{path} game {chosen.index}, move {replayed.moves}"
         print_board(Console(), board, last_move=last, title=title)
     else:
-        from sunlog.render import board_text
+        from sunlog.views.terminal import board_text
 
         typer.echo(board_text(board, last_move=last), nl=False)
 
@@ -360,7 +360,7 @@ def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     Keys: n/space/right next, p/left back, f/Home first, l/End last, g N Enter go to
     move N, q/Esc quit. Without a terminal, --at N prints only that position.
     """
-    from sunlog.stepper import render_frames
+    from sunlog.views.stepper import render_frames
 
     chosen = _read_game(path, game)
     cliutil.check_at(chosen, at, path)
@@ -368,14 +368,14 @@ def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     if _interactive():
         from rich.console import Console
 
-        from sunlog.stepper import run_interactive
+        from sunlog.views.stepper import run_interactive
 
         stepper.jump(at or 0)
         run_interactive(stepper, Console())
     elif at is not None:
         if at > stepper.total and report is not None:
             raise _invalid(report)
-        from sunlog.render import board_text
+        from sunlog.views.terminal import board_text
 
         stepper.jump(at)
         typer.echo(stepper.header())
@@ -393,9 +393,9 @@ def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
 
     Exits 1 at once when the tags are at fault: there is no position to show.
     """
-    from sunlog.replay import new_board
-    from sunlog.replay import replay as replay_game
-    from sunlog.stepper import Entry, Stepper
+    from sunlog.notation.replay import new_board
+    from sunlog.notation.replay import replay as replay_game
+    from sunlog.views.stepper import Entry, Stepper
 
     full = replay_game(chosen)
     error = full.error
@@ -487,8 +487,8 @@ SPOOL_BYTES = 16 * 1024 * 1024
 def _convert_into(out: Any, path: str, stdin: str | None, target: Format, jsonl: bool) -> list[str]:
     """Write each game of ``path`` converted to ``out``; return the reports of the games
     that could not be read (then what was written is to be thrown away)."""
-    from sunlog.jsonio import FORMAT, game_to_json
-    from sunlog.notation import write_game
+    from sunlog.notation.jsonio import FORMAT, game_to_json
+    from sunlog.notation.writer import write_game
 
     reports: list[str] = []
     first = True
@@ -604,8 +604,8 @@ def fmt(
 def _format_into(out: Any, path: str, stdin: str | None) -> bool:
     """Write the canonical form of a file's games to ``out``, one game at a time; False
     after reporting an invalid game (then what was written is to be thrown away)."""
-    from sunlog.notation import write_game
-    from sunlog.replay import replay as replay_game
+    from sunlog.notation.replay import replay as replay_game
+    from sunlog.notation.writer import write_game
 
     if cliutil.input_is_json(path, stdin):
         raise CliError("fmt formats notation; for JSON use: sunlog convert --to sun", path=path)
@@ -684,7 +684,7 @@ def render(
     ] = None,
 ) -> None:
     """Draw the board after N moves (default: all) as an SVG picture."""
-    from sunlog.svg import board_svg
+    from sunlog.views.svg import board_svg
 
     _chosen, replayed = _load(path, game, at, canonical=True)
     forms = replayed.canonical or ()
@@ -696,8 +696,8 @@ def render(
 @guarded
 def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
     """Write a game as one self-contained HTML page that replays it (no network needed)."""
-    from sunlog.html import game_html
-    from sunlog.replay import new_board
+    from sunlog.notation.replay import new_board
+    from sunlog.views.html import game_html
 
     chosen, _replayed = _load(path, game, None)
     entries = [(gm.move, gm.text, gm.annotation, gm.comments) for gm in chosen.moves]
@@ -753,11 +753,11 @@ def play(
     """
     import secrets
 
-    from sunlog.board import Status, Variant
-    from sunlog.game import Game, Tag
-    from sunlog.notation import write_game
-    from sunlog.policies import DEFAULT_POLICY, get_policy
-    from sunlog.policies import play as play_game
+    from sunlog.engine.board import Status, Variant
+    from sunlog.notation.game import Game, Tag
+    from sunlog.notation.writer import write_game
+    from sunlog.play.policies import DEFAULT_POLICY, get_policy
+    from sunlog.play.policies import play as play_game
 
     try:
         kind = Variant.parse(variant)
@@ -777,7 +777,7 @@ def play(
     ]
     game = Game.of_moves(board.move_stack, tags, result)
     if json_out:
-        from sunlog.jsonio import game_to_json
+        from sunlog.notation.jsonio import game_to_json
 
         text = cliutil.dumps(game_to_json(game)) + "\n"
     else:
@@ -810,8 +810,8 @@ def stats(
 
     The figures depend only on the options, never on -j.
     """
-    from sunlog.policies import DEFAULT_POLICY
-    from sunlog.stats import run_stats
+    from sunlog.play.policies import DEFAULT_POLICY
+    from sunlog.play.stats import run_stats
 
     workers = jobs or (os.cpu_count() or 1)
     bar = _count_bar("playing", games) if games >= PROGRESS_FILES else None
@@ -898,9 +898,9 @@ def solve(
     the verdict on stderr; --json prints {"deal", "variant", "verdict", "nodes", "seconds",
     "log"}. Exit 0 whatever the verdict (won, lost, or unknown within the budget).
     """
-    from sunlog.board import Board, Variant
-    from sunlog.game import Game, Tag
-    from sunlog.solver import solve as solve_position
+    from sunlog.engine.board import Board, Variant
+    from sunlog.notation.game import Game, Tag
+    from sunlog.play.solver import solve as solve_position
 
     if (path is None) == (deal is None):
         raise CliError("give either a PATH or --deal N")
@@ -923,7 +923,7 @@ def solve(
         raise CliError(str(exc), path=path) from None
     log = None
     if result.line is not None:
-        from sunlog.notation import write_game
+        from sunlog.notation.writer import write_game
 
         solved = Game.of_moves([*played, *result.line], tags, "won")
         log = write_game(solved)
@@ -958,8 +958,8 @@ def analyze(
     Each probe of a position is a search within --max-nodes/--timeout; the answer says
     whether it is proved. Exit 0 whatever the answer, 1 for an invalid log.
     """
-    from sunlog.replay import new_board
-    from sunlog.solver import analyze as analyze_game
+    from sunlog.notation.replay import new_board
+    from sunlog.play.solver import analyze as analyze_game
 
     chosen, _replayed = _load(path, game, None)
     moves = [gm.move for gm in chosen.moves]

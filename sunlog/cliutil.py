@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
-from sunlog.errors import LogError, LogSyntaxError
+from sunlog.notation.errors import LogError, LogSyntaxError
 
 if TYPE_CHECKING:
-    from sunlog.board import Board
-    from sunlog.game import Game
-    from sunlog.quickcheck import ValidGame
-    from sunlog.replay import Replay
-    from sunlog.solver import Analysis
+    from sunlog.engine.board import Board
+    from sunlog.notation.game import Game
+    from sunlog.notation.quickcheck import ValidGame
+    from sunlog.notation.replay import Replay
+    from sunlog.play.solver import Analysis
 
 __all__ = [
     "STDIN",
@@ -250,15 +250,15 @@ def input_is_json(path: str, stdin_text: str | None = None) -> bool:
 
 
 def games_from_text(text: str, *, json_input: bool) -> Iterator[Game]:
-    """The games of a text: JSON through :mod:`sunlog.jsonio`, else the notation reader."""
-    from sunlog.notation import read_games
+    """The games of a text: JSON through :mod:`sunlog.notation.jsonio`, else the notation reader."""
+    from sunlog.notation.reader import read_games
 
     return _games_of_text(text, json_input, read_games)
 
 
 def _games_of_text(text: str, json_input: bool, reader: _Reader) -> Iterator[Any]:
     if json_input:
-        from sunlog.jsonio import read_json_games
+        from sunlog.notation.jsonio import read_json_games
 
         yield from read_json_games(text)
         return
@@ -272,15 +272,15 @@ def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Gam
     Raises :class:`LogSyntaxError` for a file that is not a log, :class:`CliError` for
     one that cannot be read.
     """
-    from sunlog.notation import read_games
+    from sunlog.notation.reader import read_games
 
     return _games_of_path(path, stdin_text, read_games)
 
 
 def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game | ValidGame]:
     """As :func:`read_games_from`, except that a notation game the quick lane of
-    :mod:`sunlog.quickcheck` finds valid comes as its :class:`ValidGame`."""
-    from sunlog.quickcheck import check_games
+    :mod:`sunlog.notation.quickcheck` finds valid comes as its :class:`ValidGame`."""
+    from sunlog.notation.quickcheck import check_games
 
     return _games_of_path(path, stdin_text, check_games)
 
@@ -349,7 +349,7 @@ def position_at(game: Game, at: int | None, path: str, *, canonical: bool = Fals
     ``--at`` beyond the moves of a readable game is a usage error (exit 2). A syntax
     error after the wanted position does not stop it; one before it does.
     """
-    from sunlog.replay import replay
+    from sunlog.notation.replay import replay
 
     check_at(game, at, path)
     total = len(game.moves)
@@ -532,7 +532,7 @@ class FileReport:
 
 def check_game(game: Game, path: str, *, verbose: bool, text: str | None) -> CheckReport:
     """Replay one game and report it; the source line is read only for an error."""
-    from sunlog.replay import replay
+    from sunlog.notation.replay import replay
 
     result = replay(game)
     error = result.error
@@ -556,7 +556,7 @@ def check_reports(
     """Check the games of one file one at a time, yielding each report as it is made (so a
     file of a million games is never held whole); a file that cannot be read ends with the
     :class:`CliError` saying why."""
-    from sunlog.quickcheck import ValidGame
+    from sunlog.notation.quickcheck import ValidGame
 
     try:
         for game in games_to_check(path, stdin_text=stdin_text):
@@ -586,7 +586,7 @@ def check_file(path: str, verbose: bool = False, stdin_text: str | None = None) 
 
 def board_plain(board: Board) -> str:
     """The board as plain text (rich is imported only here)."""
-    from sunlog.render import board_text
+    from sunlog.views.terminal import board_text
 
     return board_text(board)
 
@@ -627,8 +627,8 @@ def plural(n: int, word: str) -> str:
 
 def unlisted_moves(board: Board) -> list[str]:
     """Legal moves that cannot be listed because their cards must be named."""
-    from sunlog.board import DEALS, Stage
-    from sunlog.moves import Move
+    from sunlog.engine.board import DEALS, Stage
+    from sunlog.engine.moves import Move
 
     if board.is_won():
         return []
@@ -648,7 +648,7 @@ def unlisted_moves(board: Board) -> list[str]:
 
 
 def analysis_lines(found: Analysis, chosen: Game, total: int) -> list[str]:
-    """What :func:`sunlog.solver.analyze` found, in sentences."""
+    """What :func:`sunlog.play.solver.analyze` found, in sentences."""
     proved = "" if found.certain else " (not proved: some searches ran out of budget)"
     if found.last_winnable is None:
         if found.certain:

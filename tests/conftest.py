@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from enginekit import board_from_deals
 
-from sunlog.board import Board
+from sunlog.engine.board import Board
 
 __all__ = ["board_from_deals"]
 

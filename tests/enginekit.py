@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sunlog.board import Board, Variant
-from sunlog.cards import CARDS, DECK_ORDER, Card
-from sunlog.moves import Move, MoveKind
+from sunlog.engine.board import Board, Variant
+from sunlog.engine.cards import CARDS, DECK_ORDER, Card
+from sunlog.engine.moves import Move, MoveKind
 
 __all__ = [
     "RANKS",

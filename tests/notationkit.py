@@ -18,10 +18,10 @@ from typing import Any
 import enginekit
 from hypothesis import strategies as st
 
-from sunlog.board import Board, Status
-from sunlog.cards import Card
-from sunlog.game import Game, GameMove, Tag
-from sunlog.moves import End, Move, MoveKind, Place
+from sunlog.engine.board import Board, Status
+from sunlog.engine.cards import Card
+from sunlog.engine.moves import End, Move, MoveKind, Place
+from sunlog.notation.game import Game, GameMove, Tag
 
 __all__ = [
     "PIECES",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from enginekit import board_from_deals, cards, down, legal_texts, play, up
 
-from sunlog.board import Board
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError
-from sunlog.moves import Move
+from sunlog.engine.board import Board
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.engine.moves import Move
 
 # Rays 1..13: AS 3S KS JS 2S QS AH KH 5D 2H 9C 4C 7D
 MIXED = "AS 3S KS JS 2S QS AH KH 5D 2H 9C 4C 7D"

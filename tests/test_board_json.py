@@ -8,7 +8,7 @@ import re
 import pytest
 from enginekit import board_from_deals, deal_all, deck_from_deals, named_wind, play, sunset
 
-from sunlog.board import Board
+from sunlog.engine.board import Board
 
 REQUIRED = {
     "variant",

@@ -15,10 +15,10 @@ from enginekit import (
     random_playout,
 )
 
-from sunlog.board import Board
-from sunlog.cards import Card
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from sunlog.moves import End, Move, MoveKind, Place
+from sunlog.engine.board import Board
+from sunlog.engine.cards import Card
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from sunlog.engine.moves import End, Move, MoveKind, Place
 
 # Deal 0's first deal (SPEC 4): AD lies on rays 9 and 13, 6S on rays 4 and 12.
 DEAL0 = "3H 8C JS 6S 4H 2D 10S 7H AD 8H 10H 6S AD"

@@ -16,10 +16,10 @@ from enginekit import card_census, random_playout, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sunlog.board import RAYS, Board, Stage, Status, Variant
-from sunlog.cards import CARDS
-from sunlog.deal import MAX_DEAL
-from sunlog.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.board import RAYS, Board, Stage, Status, Variant
+from sunlog.engine.cards import CARDS
+from sunlog.engine.deal import MAX_DEAL
+from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 
 SETTINGS = settings(
     max_examples=40,

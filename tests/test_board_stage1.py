@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from enginekit import board_from_deals, cards, deck_from_deals, legal_texts, play
 
-from sunlog.board import Board, Stage
-from sunlog.cards import Card
-from sunlog.errors import IllegalMoveError
-from sunlog.moves import Move
+from sunlog.engine.board import Board, Stage
+from sunlog.engine.cards import Card
+from sunlog.engine.errors import IllegalMoveError
+from sunlog.engine.moves import Move
 
 # Deal 1 puts AS on ray 2, KH on ray 6 and AD on ray 9; deal 2 covers AS with AH.
 D1 = "5H AS 9C 2S 4D KH QC 7S AD 3C JD 10H 6C"
@@ -195,7 +195,7 @@ def test_deck_must_hold_104_cards_two_of_each() -> None:
 
 
 def test_deck_and_deal_number_may_agree() -> None:
-    from sunlog.deal import deal_deck
+    from sunlog.engine.deal import deal_deck
 
     board = Board("sun", deal=5, deck=deal_deck(5))
     assert board.deck == deal_deck(5)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from enginekit import SPEC_MOVES, board_from_rays, cards, legal_texts, play, up
 
-from sunlog.board import Board, Stage
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError
-from sunlog.moves import Move
+from sunlog.engine.board import Board, Stage
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.engine.moves import Move
 
 # Ray 1 is emptied as it is dealt (AS..8S go to the spades aces pile), so 9S fits.
 # Ray 2, inner to outer: two 9S apart, KD, two KC side by side, then 2C JH.

@@ -7,9 +7,9 @@ import re
 import pytest
 from enginekit import SUNSET_RAYS, board_from_rays, cards, deal_all, legal_texts, play, sunset, up
 
-from sunlog.board import Board, Stage
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError
-from sunlog.moves import Move
+from sunlog.engine.board import Board, Stage
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.engine.moves import Move
 
 RAY9 = cards(SUNSET_RAYS[9])
 

@@ -6,9 +6,9 @@ import pytest
 from enginekit import board_from_deals, cards, deal_all, down, legal_texts, named_wind, play, up
 from enginekit import sunset as sunset_board
 
-from sunlog.board import Board, Status
-from sunlog.errors import IllegalMoveError
-from sunlog.moves import Move
+from sunlog.engine.board import Board, Status
+from sunlog.engine.errors import IllegalMoveError
+from sunlog.engine.moves import Move
 
 
 def whole_game(variant: str) -> Board:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from enginekit import board_from_deals, board_from_rays, cards, deal_all, legal_texts, play, up
 
-from sunlog.board import Board, Stage
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.engine.board import Board, Stage
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
 
 D1 = "5H AS 9C 2S 4D KH QC 7S AD 3C JD 10H 6C"
 TWO_FIVES = "5H 5H AS 9C 2S 4D KH QC 7S AD 3C JD 6C"

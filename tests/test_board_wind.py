@@ -16,10 +16,10 @@ from enginekit import (
     up,
 )
 
-from sunlog.board import Board, Stage
-from sunlog.deal import wind_row
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError
-from sunlog.moves import Move
+from sunlog.engine.board import Board, Stage
+from sunlog.engine.deal import wind_row
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.engine.moves import Move
 
 ALL_GATHERS = " ".join(f"gather {n}" for n in range(1, 14))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sunlog.cards import CARDS, DECK_ORDER, Card, Rank, Suit, parse_card
+from sunlog.engine.cards import CARDS, DECK_ORDER, Card, Rank, Suit, parse_card
 
 SYMBOLS = {"S": "♠♤", "H": "♥♡", "D": "♦♢", "C": "♣♧"}
 

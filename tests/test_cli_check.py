@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from sunlog import cli, quickcheck
-from sunlog.jsonio import document_json, game_to_json
-from sunlog.notation import parse_games
+from sunlog import cli
+from sunlog.notation import parse_games, quickcheck
+from sunlog.notation.jsonio import document_json, game_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from sunlog import cli
-from sunlog.jsonio import FORMAT
 from sunlog.notation import parse_games
-from sunlog.replay import replay
-from sunlog.resources import schema
+from sunlog.notation.jsonio import FORMAT
+from sunlog.notation.replay import replay
+from sunlog.notation.resources import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

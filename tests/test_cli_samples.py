@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from sunlog import cli
-from sunlog.game import Game
-from sunlog.moves import MoveKind, Target
+from sunlog.engine.moves import MoveKind, Target
 from sunlog.notation import parse_games
-from sunlog.replay import replay
+from sunlog.notation.game import Game
+from sunlog.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

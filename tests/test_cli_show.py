@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from sunlog import cli, stepper
-from sunlog.board import Board
-from sunlog.moves import Move
+from sunlog import cli
+from sunlog.engine.board import Board
+from sunlog.engine.moves import Move
 from sunlog.notation import parse_games
-from sunlog.render import board_text
-from sunlog.replay import replay
-from sunlog.resources import schema
+from sunlog.notation.replay import replay
+from sunlog.notation.resources import schema
+from sunlog.views import stepper
+from sunlog.views.terminal import board_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

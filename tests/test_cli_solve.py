@@ -11,8 +11,8 @@ from typer.testing import CliRunner, Result
 
 from sunlog import cli
 from sunlog.notation import parse_games, write_game
-from sunlog.replay import replay
-from sunlog.svg import board_svg
+from sunlog.notation.replay import replay
+from sunlog.views.svg import board_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -93,7 +93,7 @@ def test_play_prints_a_log_that_checks_valid_with_its_result(tmp_path: Path) -> 
 def test_play_with_a_seed_names_it_and_json_output(tmp_path: Path) -> None:
     import jsonschema
 
-    from sunlog.resources import schema
+    from sunlog.notation.resources import schema
 
     out = tmp_path / "game.json"
     result = run("play", "--deal", "5", "--policy", "random", "--seed", "9", "--json", "-o", out)
@@ -127,7 +127,7 @@ def test_play_usage_errors() -> None:
 
 
 def test_stats_json_is_run_stats_and_independent_of_jobs() -> None:
-    from sunlog.stats import run_stats
+    from sunlog.play.stats import run_stats
 
     args = ["stats", "--games", "12", "--first-deal", "40", "--policy", "greedy", "--json"]
     one = run(*args)

@@ -1,7 +1,7 @@
 """Deal numbers (SPEC 4): SplitMix64, the Fisher–Yates deal and the wind shuffle.
 
 The reference functions below are written again from the spec's text, independently of
-``sunlog.deal``, so a slip in either shows up as a mismatch.
+``sunlog.engine.deal``, so a slip in either shows up as a mismatch.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from enginekit import cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sunlog.board import Board
-from sunlog.cards import CARDS, DECK_ORDER
-from sunlog.deal import MAX_DEAL, SplitMix64, deal_deck, shuffle, wind_row
+from sunlog.engine.board import Board
+from sunlog.engine.cards import CARDS, DECK_ORDER
+from sunlog.engine.deal import MAX_DEAL, SplitMix64, deal_deck, shuffle, wind_row
 
 M64 = 2**64
 

@@ -4,7 +4,7 @@ Three kinds of input: random text (free Unicode, and text made of the notation's
 pieces, which reaches far deeper), random bytes (decoded as ``sunlog`` decodes a file),
 and real logs with random mutations (a token deleted, duplicated or swapped, a card or a
 number changed, a line cut, a stray character). For each, reading and replaying every game
-raises nothing but :class:`sunlog.errors.LogError`, and every error says where, with a
+raises nothing but :class:`sunlog.notation.errors.LogError`, and every error says where, with a
 line and column that lie inside the text. JSON input gets the same treatment. A watchdog
 fails any example that runs for a minute (a hang); it never measures speed.
 """
@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from notationkit import PIECES, mutate, real_logs
 
-from sunlog.errors import LogError, LogSyntaxError
-from sunlog.game import Game
-from sunlog.jsonio import game_to_json, read_json_games
 from sunlog.notation import parse_games, read_games, write_game
-from sunlog.replay import replay
+from sunlog.notation.errors import LogError, LogSyntaxError
+from sunlog.notation.game import Game
+from sunlog.notation.jsonio import game_to_json, read_json_games
+from sunlog.notation.replay import replay
 
 #: Examples per property; raise it for a longer hunt: ``SUNLOG_FUZZ_EXAMPLES=5000 pytest ...``.
 EXAMPLES = int(os.environ.get("SUNLOG_FUZZ_EXAMPLES", "80"))

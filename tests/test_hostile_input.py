@@ -22,13 +22,13 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import sunlog.cliutil as cliutil
-import sunlog.jsonio as jsonio
-import sunlog.notation as notation
-import sunlog.syntax as syntax
+import sunlog.notation.jsonio as jsonio
+import sunlog.notation.reader as notation
+import sunlog.notation.syntax as syntax
 from sunlog import cli
-from sunlog.errors import LogSyntaxError
 from sunlog.notation import read_games
-from sunlog.replay import replay
+from sunlog.notation.errors import LogSyntaxError
+from sunlog.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 WON = ROOT / "samples" / "won-sun.sun"

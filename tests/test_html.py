@@ -30,11 +30,11 @@ from test_svg import (
     spec_moves,
 )
 
-from sunlog.board import Board
-from sunlog.errors import IllegalMoveError
-from sunlog.html import CSP, MoveEntry, game_html, replay_frames
-from sunlog.moves import Move, MoveKind
-from sunlog.svg import board_svg
+from sunlog.engine.board import Board
+from sunlog.engine.errors import IllegalMoveError
+from sunlog.engine.moves import Move, MoveKind
+from sunlog.views.html import CSP, MoveEntry, game_html, replay_frames
+from sunlog.views.svg import board_svg
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"

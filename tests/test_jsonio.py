@@ -15,20 +15,20 @@ import pytest
 from jsonschema import Draft202012Validator
 from notationkit import essentials, physical_moves, random_playout, staircase_deck, staircase_moves
 
-from sunlog.board import Board, Stage
-from sunlog.errors import LogSyntaxError
-from sunlog.game import Game
-from sunlog.jsonio import (
+from sunlog.engine.board import Board, Stage
+from sunlog.engine.moves import Move
+from sunlog.notation import parse_games, write_game, write_games
+from sunlog.notation.errors import LogSyntaxError
+from sunlog.notation.game import Game
+from sunlog.notation.jsonio import (
     FORMAT,
     document_json,
     game_to_json,
     looks_like_json,
     read_json_games,
 )
-from sunlog.moves import Move
-from sunlog.notation import parse_games, write_game, write_games
-from sunlog.replay import replay
-from sunlog.resources import schema
+from sunlog.notation.replay import replay
+from sunlog.notation.resources import schema
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = sorted(p for p in DATA.glob("*.sun") if p.name != "no-game.sun")

@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sunlog.notation as notation
-from sunlog.cards import Card
-from sunlog.errors import LogSyntaxError
-from sunlog.game import Game
-from sunlog.moves import CARD_MOVE_RE, End, Move, MoveKind, Place, Target
+import sunlog.notation.reader as notation
+from sunlog.engine.cards import Card
+from sunlog.engine.moves import CARD_MOVE_RE, End, Move, MoveKind, Place, Target
 from sunlog.notation import parse_games, read_games, write_game
-from sunlog.replay import replay
-from sunlog.syntax import lark_parser
+from sunlog.notation.errors import LogSyntaxError
+from sunlog.notation.game import Game
+from sunlog.notation.replay import replay
+from sunlog.notation.syntax import lark_parser
 
 DATA = Path(__file__).parent / "data"
 HEAD = '[Deal "1"]\n'
@@ -460,7 +460,7 @@ def test_a_line_may_hold_a_boundary_in_any_case_and_with_unicode_case_folding() 
 
 def test_a_result_token_reads_as_won_lost_or_star_whatever_its_case() -> None:
     """RESULT is case-insensitive with Unicode folding; the game holds the plain word."""
-    from sunlog.syntax import parse_game
+    from sunlog.notation.syntax import parse_game
 
     for token, result in (("WON", "won"), ("Lost", "lost"), ("lo\u017ft", "lost"), ("*", "*")):
         text = f'[Deal "1"]\ndeal {token}\n'
@@ -810,10 +810,11 @@ def test_move_regex_rejects_what_the_grammar_rejects(token: str) -> None:
 
 
 def test_the_scanners_patterns_are_the_grammars_terminals() -> None:
-    """sunlog/terminals.py is generated from the grammar: stale, it must be regenerated
-    (``python -m sunlog.terminals``), though the reader would still be right (it checks)."""
-    from sunlog import terminals
-    from sunlog.syntax import terminal_patterns
+    """sunlog/notation/terminals.py is generated from the grammar: stale, it must be
+    regenerated (``python -m sunlog.notation.terminals``), though the reader would still be
+    right (it checks)."""
+    from sunlog.notation import terminals
+    from sunlog.notation.syntax import terminal_patterns
 
     assert terminals.grammar_digest() == terminals.GRAMMAR_SHA256
     assert terminals.patterns() == terminal_patterns()
@@ -829,7 +830,7 @@ def test_a_valid_log_is_read_without_importing_lark() -> None:
     code = (
         "import sys\n"
         "from sunlog.notation import read_games\n"
-        "from sunlog.replay import replay\n"
+        "from sunlog.notation.replay import replay\n"
         "with open(sys.argv[1], encoding='utf-8') as handle:\n"
         "    assert all(replay(game).valid for game in read_games(handle))\n"
         "print('lark' in sys.modules)\n"

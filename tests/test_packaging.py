@@ -64,7 +64,7 @@ def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         assert "sunlog = sunlog.cli:main" in zf.read(entry_points).decode("utf-8")
     assert packaged == (ROOT / "grammar" / "sun.lark").read_text(encoding="utf-8")
-    assert "sunlog/resources.py" in names
+    assert "sunlog/notation/resources.py" in names
     for schema_file in sorted((ROOT / "sunlog" / "schemas").glob("*.json")):
         assert f"sunlog/schemas/{schema_file.name}" in names
     # The top-level folders ship only inside the package, not beside it.
@@ -95,7 +95,7 @@ def test_installed_wheel_runs_outside_the_repository(wheel: Path, tmp_path: Path
     assert "sunlog" in helped.stdout
 
     script = (
-        "from sunlog.resources import grammar_path, grammar_text; "
+        "from sunlog.notation.resources import grammar_path, grammar_text; "
         "print(grammar_path()); print(len(grammar_text()))"
     )
     probed = _run([str(python), "-c", script], cwd="/")

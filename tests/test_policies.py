@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sunlog import Board, Card, Move, MoveKind, Place, Stage, Status
-from sunlog.cards import DECK_ORDER, Rank
-from sunlog.deal import deal_deck
-from sunlog.policies import (
+from sunlog.engine.cards import DECK_ORDER, Rank
+from sunlog.engine.deal import deal_deck
+from sunlog.play.policies import (
     DEFAULT_POLICY,
     MAX_MOVES,
     POLICIES,

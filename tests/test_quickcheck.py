@@ -1,4 +1,4 @@
-"""The quick lane of ``check`` (sunlog.quickcheck) against the general way of checking.
+"""The quick lane of ``check`` (sunlog.notation.quickcheck) against the general way of checking.
 
 The quick lane may only ever say "valid, n moves, result r", and only when the general
 way (reader, then replay) says exactly that; on anything else it must step aside. These
@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from notationkit import PIECES, VARIANTS, mutate, random_gen_game, real_logs, render
 
-from sunlog.errors import LogError
-from sunlog.game import Game, Tag
 from sunlog.notation import read_games, write_game
-from sunlog.policies import play
-from sunlog.quickcheck import ValidGame, check_games, quick_check
-from sunlog.replay import replay
+from sunlog.notation.errors import LogError
+from sunlog.notation.game import Game, Tag
+from sunlog.notation.quickcheck import ValidGame, check_games, quick_check
+from sunlog.notation.replay import replay
+from sunlog.play.policies import play
 
 #: Examples per property; raise it for a longer hunt: ``SUNLOG_FUZZ_EXAMPLES=5000 pytest ...``.
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,8 @@ from enginekit import SPEC_DEAL, SPEC_MOVES
 from rich.console import Console
 
 from sunlog import Board, Card, Move, MoveKind, Place, Stage, Status, Target
-from sunlog.cards import DECK_ORDER
-from sunlog.render import (
+from sunlog.engine.cards import DECK_ORDER
+from sunlog.views.terminal import (
     CLOUD,
     FOUNDATION,
     RAY,

@@ -19,13 +19,13 @@ from notationkit import (
     staircase_moves,
 )
 
-from sunlog.board import Board, Stage, Status, Variant
-from sunlog.deal import deal_deck
-from sunlog.errors import LogError, LogRuleError
-from sunlog.game import Game, GameMove
-from sunlog.moves import Move, MoveKind
+from sunlog.engine.board import Board, Stage, Status, Variant
+from sunlog.engine.deal import deal_deck
+from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation import parse_games, write_game
-from sunlog.replay import replay
+from sunlog.notation.errors import LogError, LogRuleError
+from sunlog.notation.game import Game, GameMove
+from sunlog.notation.replay import replay
 
 DATA = Path(__file__).parent / "data"
 MAX = 2**64 - 1

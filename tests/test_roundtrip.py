@@ -18,15 +18,15 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from notationkit import VARIANTS, GenGame, essentials, random_gen_game, render, to_game
 
-import sunlog.notation as notation
-import sunlog.syntax as syntax
-from sunlog.board import Board
-from sunlog.game import Game
-from sunlog.jsonio import document_json, game_to_json, read_json_games
-from sunlog.moves import MoveKind
+import sunlog.notation.reader as notation
+import sunlog.notation.syntax as syntax
+from sunlog.engine.board import Board
+from sunlog.engine.moves import MoveKind
 from sunlog.notation import parse_games, write_game
-from sunlog.replay import replay
-from sunlog.resources import schema
+from sunlog.notation.game import Game
+from sunlog.notation.jsonio import document_json, game_to_json, read_json_games
+from sunlog.notation.replay import replay
+from sunlog.notation.resources import schema
 
 GAME_SCHEMA = Draft202012Validator(schema("game"))
 POSITION_SCHEMA = Draft202012Validator(schema("position"))

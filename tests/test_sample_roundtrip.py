@@ -21,11 +21,11 @@ from notationkit import VARIANTS, greedy_playout, real_logs
 from typer.testing import CliRunner, Result
 
 from sunlog import cli
-from sunlog.board import Board
-from sunlog.game import Game, Tag
-from sunlog.jsonio import document_json, game_to_json, read_json_games
+from sunlog.engine.board import Board
 from sunlog.notation import parse_games, read_games, write_game, write_games
-from sunlog.replay import replay
+from sunlog.notation.game import Game, Tag
+from sunlog.notation.jsonio import document_json, game_to_json, read_json_games
+from sunlog.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Every valid log that ships: the samples and the notation fixtures.

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sunlog.board import Board, Stage, Status
-from sunlog.cards import CARDS, Card
-from sunlog.moves import Move, MoveKind, Place, Target
-from sunlog.solver import (
+from sunlog.engine.board import Board, Stage, Status
+from sunlog.engine.cards import CARDS, Card
+from sunlog.engine.moves import Move, MoveKind, Place, Target
+from sunlog.play.solver import (
     Analysis,
     SolveResult,
     Verdict,

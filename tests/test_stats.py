@@ -8,8 +8,8 @@ import math
 import pytest
 
 from sunlog import Board
-from sunlog.policies import play
-from sunlog.stats import CHUNK, STAGE_KEYS, GameSummary, StatsResult, main, run_stats, wilson
+from sunlog.play.policies import play
+from sunlog.play.stats import CHUNK, STAGE_KEYS, GameSummary, StatsResult, main, run_stats, wilson
 
 # ---------------------------------------------------------------------------------- Wilson
 

@@ -14,8 +14,7 @@ from enginekit import SPEC_DEAL, SPEC_MOVES
 from rich.console import Console
 
 from sunlog import Board, Move
-from sunlog.render import board_text
-from sunlog.stepper import (
+from sunlog.views.stepper import (
     BACKSPACE,
     CTRL_C,
     END,
@@ -33,6 +32,7 @@ from sunlog.stepper import (
     run_interactive,
     terminal_keys,
 )
+from sunlog.views.terminal import board_text
 
 DEAL = SPEC_DEAL
 

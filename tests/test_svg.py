@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from enginekit import SPEC_MOVES
 
-from sunlog.board import Board
-from sunlog.cards import Card
-from sunlog.moves import Move, MoveKind, Place, Target
-from sunlog.svg import CARD_H, CARD_W, Frame, board_svg, frame_for, last_move_mark
+from sunlog.engine.board import Board
+from sunlog.engine.cards import Card
+from sunlog.engine.moves import Move, MoveKind, Place, Target
+from sunlog.views.svg import CARD_H, CARD_W, Frame, board_svg, frame_for, last_move_mark
 
 SVG = "{http://www.w3.org/2000/svg}"
 VARIANTS = ("sun", "sun-2", "sun-3")

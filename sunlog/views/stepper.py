@@ -16,9 +16,9 @@ from typing import NamedTuple
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from sunlog.board import Board
-from sunlog.moves import Move
-from sunlog.render import board_renderable, board_text, use_color
+from sunlog.engine.board import Board
+from sunlog.engine.moves import Move
+from sunlog.views.terminal import board_renderable, board_text, use_color
 
 __all__ = [
     "Entry",

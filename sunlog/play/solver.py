@@ -9,7 +9,7 @@ what the search prunes and why that is sound.
 
 The search runs on its own compact copy of the position (rays and rows as ``bytes``, one
 small integer per suit for the foundations) for speed; the winning line it finds is replayed
-on a real :class:`~sunlog.board.Board`, which writes the canonical moves and checks them.
+on a real :class:`~sunlog.engine.board.Board`, which writes the canonical moves and checks them.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sunlog.board import DEALS, RAYS, Board, Status, Variant
-from sunlog.cards import CARDS, Card
-from sunlog.deal import SplitMix64, shuffle
-from sunlog.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
+from sunlog.engine.cards import CARDS, Card
+from sunlog.engine.deal import SplitMix64, shuffle
+from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 
 __all__ = [
     "Analysis",

@@ -31,7 +31,7 @@ def _packaged_grammar() -> Traversable:
 
 def _checkout_grammar() -> Path:
     """The grammar's place in a source checkout: ``<repo>/grammar/sun.lark``."""
-    return Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_FILE
+    return Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_FILE
 
 
 @functools.cache

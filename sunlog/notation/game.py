@@ -1,8 +1,8 @@
 """A game as recorded in a log: tags, moves as written, comments, result (SPEC 5).
 
 These values hold what the player wrote, with where they wrote it; replaying them
-against the rules is :mod:`sunlog.replay`'s job, reading and writing text
-:mod:`sunlog.notation`'s, JSON :mod:`sunlog.jsonio`'s.
+against the rules is :mod:`sunlog.notation.replay`'s job, reading and writing text
+:mod:`sunlog.notation`'s, JSON :mod:`sunlog.notation.jsonio`'s.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sunlog.errors import LogError
-from sunlog.moves import Move
+from sunlog.engine.moves import Move
+from sunlog.notation.errors import LogError
 
 __all__ = ["RESULTS", "Game", "GameMove", "Tag", "result_of_token"]
 

@@ -13,10 +13,10 @@ from collections.abc import Iterator, Sequence
 from enum import Enum, IntEnum
 from typing import Any
 
-from sunlog.cards import CARDS, Card
-from sunlog.deal import MAX_DEAL, deal_deck, wind_row
-from sunlog.errors import AmbiguousMoveError, IllegalMoveError, clip
-from sunlog.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.cards import CARDS, Card
+from sunlog.engine.deal import MAX_DEAL, deal_deck, wind_row
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, clip
+from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 
 __all__ = ["RAYS", "Board", "Stage", "Status", "Variant"]
 

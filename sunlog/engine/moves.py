@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import NamedTuple
 
-from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError, clip
+from sunlog.engine.cards import Card
+from sunlog.engine.errors import InvalidMoveError, clip
 
 __all__ = ["CARD_MOVE_RE", "MAX_DIGITS", "End", "Move", "MoveKind", "Place", "Target"]
 

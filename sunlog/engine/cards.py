@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from sunlog.errors import clip
+from sunlog.engine.errors import clip
 
 __all__ = ["CARDS", "DECK_ORDER", "Card", "Rank", "Suit", "parse_card"]
 

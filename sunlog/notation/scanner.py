@@ -1,6 +1,6 @@
 """The fast path of the reader: one regex pass over a game's text, no parse tree.
 
-The token patterns are the Lark grammar's own terminals (:mod:`sunlog.terminals`), so
+The token patterns are the Lark grammar's own terminals (:mod:`sunlog.notation.terminals`), so
 ``grammar/sun.lark`` stays the one definition of the notation. Valid games (nearly all
 of them) are read here several times faster than through Lark; at the first token that
 does not fit, :meth:`Scanner.scan_game` returns ``None`` and the reader parses that game
@@ -13,10 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError
-from sunlog.game import Game, GameMove, Tag, result_of_token
-from sunlog.moves import MAX_DIGITS, PARSED_MOVES, Move, MoveKind
+from sunlog.engine.cards import Card
+from sunlog.engine.errors import InvalidMoveError
+from sunlog.engine.moves import MAX_DIGITS, PARSED_MOVES, Move, MoveKind
+from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 
 __all__ = ["Scanner"]
 

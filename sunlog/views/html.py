@@ -2,7 +2,7 @@
 
 The page embeds the position object of every step (``Board.to_json()`` after 0, 1, …, N
 moves) and a small script that draws each one with the same layout as
-:func:`sunlog.svg.board_svg`, byte for byte. It loads nothing: no network, no other file.
+:func:`sunlog.views.svg.board_svg`, byte for byte. It loads nothing: no network, no other file.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from sunlog.board import Board
-from sunlog.moves import Move
-from sunlog.svg import Frame, frame_for, geometry, last_move_mark
+from sunlog.engine.board import Board
+from sunlog.engine.moves import Move
+from sunlog.views.svg import Frame, frame_for, geometry, last_move_mark
 
 __all__ = ["CSP", "MoveEntry", "game_html", "replay_frames"]
 
@@ -263,7 +263,7 @@ var LABEL_W = G.panel_label_w, ROW_PITCH = G.row_pitch, EMPTY_PITCH = G.empty_pi
 var WIND_GAP = G.wind_gap, FGX = G.found_gap_x, FGY = G.found_gap_y, FSHIFT = G.found_shift;
 var RAYS = G.rays, SUITS = "SHDC";
 
-// ---- the layout of sunlog/svg.py, step for step (see _Painter there)
+// ---- the layout of sunlog/views/svg.py, step for step (see _Painter there)
 function n(x) {
   var k = Math.floor(x * 10 + 0.5);
   var sign = k < 0 ? "-" : "";

@@ -15,11 +15,12 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError, LogError, LogSyntaxError, clip
-from sunlog.game import Game, GameMove, Tag, result_of_token
-from sunlog.moves import Move, MoveKind, check_digits
-from sunlog.resources import grammar_text
+from sunlog.engine.cards import Card
+from sunlog.engine.errors import InvalidMoveError, clip
+from sunlog.engine.moves import Move, MoveKind, check_digits
+from sunlog.notation.errors import LogError, LogSyntaxError
+from sunlog.notation.game import Game, GameMove, Tag, result_of_token
+from sunlog.notation.resources import grammar_text
 
 __all__ = ["lark_parser", "parse_game", "terminal_patterns"]
 

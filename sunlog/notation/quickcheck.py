@@ -1,12 +1,12 @@
 """The quick lane of checking: a plain game's text replayed word by word.
 
 Most logs are plain: tags, stage actions and card moves, perhaps move numbers,
-annotations and comments. Checking such a game needs neither a :class:`~sunlog.game.Game`
+annotations and comments. Checking such a game needs neither a :class:`~sunlog.notation.game.Game`
 of placed moves nor a token stream: :func:`quick_check` splits its text into words, looks
 each up in a table of moves already read, and pushes it. Whatever it does not know for
 sure (a word it cannot read, white space the grammar does not know, an illegal move, a
 wrong result) makes it return ``None``; the caller then reads the game
-the general way (the scanner or Lark, then :func:`~sunlog.replay.replay`), which says
+the general way (the scanner or Lark, then :func:`~sunlog.notation.replay.replay`), which says
 where and why. So the quick lane only ever says "valid, n moves, result r", and tests
 check that it agrees with the general way on valid, damaged and random logs.
 """
@@ -17,13 +17,14 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple, TextIO
 
-from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError, LogRuleError
-from sunlog.game import RESULTS, Game, Tag
-from sunlog.moves import MAX_DIGITS, Move, MoveKind
-from sunlog.notation import game_texts, parse_game_text
-from sunlog.replay import check_result, new_board
-from sunlog.terminals import patterns
+from sunlog.engine.cards import Card
+from sunlog.engine.errors import InvalidMoveError
+from sunlog.engine.moves import MAX_DIGITS, Move, MoveKind
+from sunlog.notation.errors import LogRuleError
+from sunlog.notation.game import RESULTS, Game, Tag
+from sunlog.notation.reader import game_texts, parse_game_text
+from sunlog.notation.replay import check_result, new_board
+from sunlog.notation.terminals import patterns
 
 __all__ = ["ValidGame", "check_games", "quick_check"]
 

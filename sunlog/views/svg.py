@@ -6,7 +6,7 @@ on the sun; clouds and the wind row stand beside it, the stock in the corner. Su
 drawn as paths, so the picture needs no font beyond a plain sans-serif for the ranks.
 
 The layout is plain arithmetic on a few constants (:func:`geometry`), so that the replay
-page of :mod:`sunlog.html` can draw the same picture, byte for byte, in the browser.
+page of :mod:`sunlog.views.html` can draw the same picture, byte for byte, in the browser.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
-from sunlog.board import Board
-from sunlog.moves import Move
+from sunlog.engine.board import Board
+from sunlog.engine.moves import Move
 
 __all__ = ["Frame", "board_svg", "frame_for", "geometry", "last_move_mark"]
 

@@ -17,8 +17,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from sunlog.board import Board, Stage, Status, Variant
-from sunlog.cards import Card, Suit
+from sunlog.engine.board import Board, Stage, Status, Variant
+from sunlog.engine.cards import Card, Suit
 
 __all__ = [
     "STAGE_NAMES",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sunlog.cards import DECK_ORDER, Card
+from sunlog.engine.cards import DECK_ORDER, Card
 
 __all__ = ["MAX_DEAL", "SplitMix64", "deal_deck", "shuffle", "wind_row"]
 

@@ -12,11 +12,12 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from sunlog.board import Variant
-from sunlog.cards import Card
-from sunlog.errors import InvalidMoveError, LogSyntaxError, clip
-from sunlog.game import RESULTS, Game, GameMove, Tag
-from sunlog.moves import Move, MoveKind, Target
+from sunlog.engine.board import Variant
+from sunlog.engine.cards import Card
+from sunlog.engine.errors import InvalidMoveError, clip
+from sunlog.engine.moves import Move, MoveKind, Target
+from sunlog.notation.errors import LogSyntaxError
+from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 
 __all__ = [
     "FORMAT",

@@ -1,6 +1,6 @@
 """Policies that play Sun by themselves, and :func:`play`, which runs a whole game with one.
 
-A policy is a small named object: :meth:`Policy.plan` looks at a :class:`~sunlog.board.Board`
+A policy is a small named object: :meth:`Policy.plan` looks at a :class:`~sunlog.engine.board.Board`
 and returns the moves it means to play next, in order (one move, or a batch up to and
 including the next stage action); :meth:`Policy.choose` is the first of them. Every move is
 one of ``board.legal_moves()`` in canonical form, and a policy sees what a player sees: the
@@ -26,9 +26,9 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol
 
-from sunlog.board import DEALS, RAYS, Board, Stage, Status, Variant
-from sunlog.cards import Card
-from sunlog.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.board import DEALS, RAYS, Board, Stage, Status, Variant
+from sunlog.engine.cards import Card
+from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 
 __all__ = [
     "DEFAULT_POLICY",

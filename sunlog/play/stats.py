@@ -3,7 +3,7 @@
 :func:`run_stats` plays deals D..D+N-1 with one policy and sums up what happened. Every game
 depends only on (variant, policy, deal), so the figures are the same on every run and for
 any number of processes: ``jobs`` splits the deals into fixed chunks played by a
-``ProcessPoolExecutor`` and adds the chunks up in order. ``python -m sunlog.stats`` prints
+``ProcessPoolExecutor`` and adds the chunks up in order. ``python -m sunlog.play.stats`` prints
 the figures (``--json`` for programs); ``sunlog stats`` takes the same options.
 """
 
@@ -19,8 +19,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from sunlog.board import Board, Variant
-from sunlog.policies import DEFAULT_POLICY, POLICIES, Policy, get_policy, play
+from sunlog.engine.board import Board, Variant
+from sunlog.play.policies import DEFAULT_POLICY, POLICIES, Policy, get_policy, play
 
 __all__ = [
     "CHUNK",
@@ -243,12 +243,12 @@ def run_stats(
 
 
 # ------------------------------------------------------------------------------------------
-# python -m sunlog.stats
+# python -m sunlog.play.stats
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m sunlog.stats",
+        prog="python -m sunlog.play.stats",
         description="Play a range of deals with a policy and print how often Sun comes out.",
     )
     parser.add_argument("--variant", default="sun", choices=[v.value for v in Variant])
@@ -268,7 +268,7 @@ def _stderr_progress(done: int, total: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m sunlog.stats``."""
+    """Entry point of ``python -m sunlog.play.stats``."""
     args = _parser().parse_args(argv)
     try:
         result = run_stats(

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sunlog.board import Board, Stage, Status, Variant
-from sunlog.cards import Card
-from sunlog.deal import MAX_DEAL
-from sunlog.errors import LogError, LogRuleError, clip
-from sunlog.game import RESULTS, Game, GameMove, Tag
-from sunlog.moves import Move
+from sunlog.engine.board import Board, Stage, Status, Variant
+from sunlog.engine.cards import Card
+from sunlog.engine.deal import MAX_DEAL
+from sunlog.engine.errors import clip
+from sunlog.engine.moves import Move
+from sunlog.notation.errors import LogError, LogRuleError
+from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 
 __all__ = ["Replay", "check_result", "new_board", "replay"]
 

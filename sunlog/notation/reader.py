@@ -2,7 +2,7 @@
 
 A file is split into games first, without holding it whole in memory: a game ends at its
 result token or where the next tag section begins, never at a blank line. Each game is
-then read by the fast scanner (:mod:`sunlog.scanner`, the grammar's own terminals), or,
+then read by the fast scanner (:mod:`sunlog.notation.scanner`, the grammar's own terminals), or,
 when it does not fit, by the Lark grammar ``grammar/sun.lark``, whose syntax errors become
 sentences a player understands, with line and column.
 """
@@ -16,11 +16,10 @@ from dataclasses import replace
 from functools import cache, partial
 from typing import NamedTuple, TextIO
 
-from sunlog.errors import LogSyntaxError
-from sunlog.game import Game
-from sunlog.moves import Move, MoveKind
-from sunlog.scanner import Scanner
-from sunlog.terminals import patterns
+from sunlog.notation.errors import LogSyntaxError
+from sunlog.notation.game import Game
+from sunlog.notation.scanner import Scanner
+from sunlog.notation.terminals import patterns
 
 __all__ = [
     "GameText",
@@ -28,8 +27,6 @@ __all__ = [
     "parse_game_text",
     "parse_games",
     "read_games",
-    "write_game",
-    "write_games",
 ]
 
 #: A game larger than this (in characters) is refused rather than held in memory. A real
@@ -246,7 +243,7 @@ class _Lines:
 
 @cache
 def _scanner() -> Scanner:
-    """The fast path, from the grammar's terminals (see :mod:`sunlog.terminals`)."""
+    """The fast path, from the grammar's terminals (see :mod:`sunlog.notation.terminals`)."""
     return Scanner(patterns())
 
 
@@ -315,7 +312,7 @@ def _comments_of(piece: GameText) -> tuple[str, ...]:
     game = _scanner().scan_game(piece.text, piece.line, piece.column, 0)
     if game is not None:
         return game.comments
-    from sunlog.syntax import comments_in
+    from sunlog.notation.syntax import comments_in
 
     return comments_in(piece.text, piece.line, piece.column)
 
@@ -325,7 +322,7 @@ def parse_game_text(piece: GameText) -> Game:
     game = _scanner().scan_game(piece.text, piece.line, piece.column, piece.index)
     if game is not None:
         return game
-    from sunlog.syntax import parse_game
+    from sunlog.notation.syntax import parse_game
 
     return parse_game(piece.text, piece.line, piece.column, piece.index)
 
@@ -337,73 +334,3 @@ def _with_final_comments(game: Game, comments: tuple[str, ...]) -> Game:
 def parse_games(text: str) -> list[Game]:
     """All games of a string (convenience for tests and small inputs)."""
     return list(read_games(io.StringIO(text)))
-
-
-# -------------------------------------------------------------------- writing
-
-
-def escape_tag_value(value: str) -> str:
-    """Escape ``\\`` and ``"`` for a tag value."""
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def format_comment(text: str) -> str:
-    """A comment in the ``{ }`` form, or ``;`` when the text holds a ``}``."""
-    if "}" in text:
-        if "\n" in text:
-            raise ValueError("a comment cannot hold both '}' and a line break")
-        return f"; {text}\n"
-    return f"{{ {text} }}" if text else "{}"
-
-
-def write_game(
-    game: Game, moves: Iterable[Move] | None = None, *, result: str | None = None
-) -> str:
-    """Print a game: tags, then one stage action per line with the card moves after it.
-
-    ``moves`` replaces the moves' notation (the canonical forms from a replay); by default
-    each move is printed from its parsed value, with its move number. The game always
-    ends with its result token.
-    """
-    out: list[str] = []
-    for tag in game.tags:
-        out.append(f'[{tag.name} "{escape_tag_value(tag.value)}"]\n')
-    if game.tags:
-        out.append("\n")
-    for comment in game.comments:
-        text = format_comment(comment)
-        out.append(text if text.endswith("\n") else text + "\n")
-    canonical = list(moves) if moves is not None else None
-    line: list[str] = []
-
-    def flush() -> None:
-        if line:
-            joined = " ".join(line)
-            out.append(joined if joined.endswith("\n") else joined + "\n")
-            line.clear()
-
-    for i, gm in enumerate(game.moves):
-        move = canonical[i] if canonical is not None else gm.move
-        if move.kind is not MoveKind.CARD:
-            flush()
-        text = str(move)
-        if canonical is None and gm.number is not None:
-            text = f"{gm.number}. {text}"
-        if gm.annotation:
-            text += gm.annotation
-        line.append(text)
-        for comment in gm.comments:
-            line.append(format_comment(comment))
-            if line[-1].endswith("\n"):  # a ; comment ends its line
-                flush()
-    flush()
-    out.append(f"{result or game.claimed_result}\n")
-    for comment in game.final_comments:
-        text = format_comment(comment)
-        out.append(text if text.endswith("\n") else text + "\n")
-    return "".join(out)
-
-
-def write_games(games: Iterable[str]) -> str:
-    """Join written games with a blank line between them."""
-    return "\n".join(games)

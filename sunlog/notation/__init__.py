@@ -1,0 +1,31 @@
+"""The notation: ``.sun`` logs read, replayed against the engine, written, and as JSON.
+
+Imports the engine, never the views, the players or the CLI. Its modules: ``resources``
+and ``terminals`` (the grammar and the patterns made from it), ``reader`` (splitting a
+file into games), ``scanner`` (the fast reading of a game), ``syntax`` (the Lark grammar,
+for what the scanner cannot read and to explain syntax errors), ``game`` (a game as
+written), ``replay`` (a game replayed on a board, with every check), ``quickcheck``
+(``check``'s quick lane), ``writer`` (the canonical text), ``jsonio`` (JSON both ways)
+and ``errors`` (a log's errors, with where they are).
+"""
+
+from sunlog.notation.errors import LogError, LogRuleError, LogSyntaxError
+from sunlog.notation.game import Game, GameMove, Tag
+from sunlog.notation.reader import GameText, game_texts, parse_game_text, parse_games, read_games
+from sunlog.notation.writer import write_game, write_games
+
+__all__ = [
+    "Game",
+    "GameMove",
+    "GameText",
+    "LogError",
+    "LogRuleError",
+    "LogSyntaxError",
+    "Tag",
+    "game_texts",
+    "parse_game_text",
+    "parse_games",
+    "read_games",
+    "write_game",
+    "write_games",
+]
