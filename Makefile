@@ -9,7 +9,7 @@ BENCH_STAMP := $(VENV)/.bench.stamp
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test test-slow test-all lint bench clean
 
 $(VENV):
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ demo: install
 	$(BIN)/sunlog moves samples/won-sun.sun --at 60
 
 test: install
+	$(BIN)/python -m pytest -m 'not slow'
+
+test-slow: install
+	$(BIN)/python -m pytest -m slow
+
+test-all: install
 	$(BIN)/python -m pytest
 
 lint: install

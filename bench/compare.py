@@ -29,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from sunlog.cliutil import check_file, check_game, read_games_from
+from sunlog.cli.inputs import read_games_from
+from sunlog.cli.reports import check_file, check_game
 from sunlog.engine.board import Board
 from sunlog.notation import write_game
 from sunlog.notation.game import Game, Tag

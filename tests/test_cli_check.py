@@ -416,10 +416,10 @@ def test_parallel_reads_stdin_in_the_main_process() -> None:
 
 def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     files = [str(WON)] * 3
-    monkeypatch.setattr(cli, "PROGRESS_FILES", 2)
+    monkeypatch.setattr(cli.common, "PROGRESS_FILES", 2)
     plain = run("check", *files)
     assert plain.stderr.count("\n") == 1  # the summary line only
-    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli.common, "stderr_is_terminal", lambda: True)
     shown = run("check", "--json", *files)
     assert shown.exit_code == 0
     assert len(json_lines(shown)) == 3

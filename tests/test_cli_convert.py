@@ -282,7 +282,7 @@ def test_fmt_in_place_streams_a_file_larger_than_what_is_read_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """fmt writes each game as it is replayed: a file past the read-whole limit is fine."""
-    from sunlog import cliutil
+    from sunlog.cli import inputs as cliutil
 
     monkeypatch.setattr(cliutil, "MAX_INPUT_BYTES", 1_000)
     loose = tmp_path / "loose.sun"

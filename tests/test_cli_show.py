@@ -155,7 +155,7 @@ def test_show_stdin_error_shows_the_source_line() -> None:
 
 
 def test_show_on_a_terminal_uses_rich_with_a_title(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(cli.common, "stdout_is_terminal", lambda: True)
     result = run("show", WON, "--at", "5")
     assert result.exit_code == 0
     assert f"{WON} game 1, move 5" in result.stdout
@@ -250,7 +250,7 @@ def test_replay_on_a_terminal_steps_with_keys(monkeypatch: pytest.MonkeyPatch) -
     def fake_keys() -> Iterator[stepper.KeyReader]:
         yield lambda: next(keys)
 
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(cli.common, "interactive", lambda: True)
     monkeypatch.setattr(stepper, "terminal_keys", fake_keys)
     result = run("replay", WON, "--at", "5")
     assert result.exit_code == 0

@@ -148,7 +148,7 @@ def test_stats_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) 
     args = ["stats", "--games", "20", "--variant", "sun-2", "--policy", "greedy", "--json"]
     quiet = run(*args)
     assert quiet.stderr == ""
-    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli.common, "stderr_is_terminal", lambda: True)
     shown = run(*args)
     assert shown.exit_code == 0
     assert shown.stdout == quiet.stdout

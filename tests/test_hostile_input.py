@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-import sunlog.cliutil as cliutil
+import sunlog.cli.inputs as cliutil
 import sunlog.notation.jsonio as jsonio
 import sunlog.notation.reader as notation
 import sunlog.notation.syntax as syntax

@@ -1,0 +1,236 @@
+"""Converting logs: ``convert`` (notation and JSON both ways) and ``fmt`` (canonical form)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from sunlog.notation.errors import LogError
+
+if TYPE_CHECKING:
+    pass
+from sunlog.cli import inputs, outputs, reports
+from sunlog.cli.common import INVALID, OK, USAGE, PathArg, app, err, guarded, invalid, with_path
+from sunlog.cli.inputs import STDIN, CliError
+
+
+class Format(StrEnum):
+    """The output of ``convert``."""
+
+    sun = "sun"
+    json = "json"
+
+
+@app.command()
+@guarded
+def convert(
+    path: PathArg,
+    to: Annotated[
+        Format | None,
+        typer.Option("--to", help="sun or json (default: the other one of the input's format)."),
+    ] = None,
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines: one game per line.")] = False,
+    output: Annotated[
+        str | None,
+        typer.Option("--output", "-o", metavar="OUT", help="Write here (- for stdout)."),
+    ] = None,
+) -> None:
+    """Notation to JSON (--jsonl for JSON Lines), and JSON back to notation (--to sun).
+
+    The input's format comes from its name (.json, .jsonl) or, for stdin and other
+    names, from its first characters. The rules are not checked: run check for that.
+    """
+    if jsonl and to is Format.sun:
+        raise CliError("--jsonl writes JSON: it cannot go with --to sun")
+    if output not in (None, STDIN) and outputs.same_file(path, output):
+        raise CliError("refusing to overwrite the input: choose another -o", path=output)
+    stdin = inputs.read_stdin() if path == STDIN else None
+    json_input = inputs.input_is_json(path, stdin)
+    target = to or (Format.json if jsonl or not json_input else Format.sun)
+    import tempfile
+
+    # The games stream through a spool (memory, then disk when large), so that a file of
+    # any size converts, and nothing is written when some game cannot be read.
+    with tempfile.SpooledTemporaryFile(
+        max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
+    ) as spool:
+        faults = with_path(path, lambda: _convert_into(spool, path, stdin, target, jsonl))
+        if faults:
+            raise invalid("\n".join(faults))
+        spool.seek(0)
+        if output in (None, STDIN):
+            for piece in iter(lambda: spool.read(1 << 16), ""):
+                typer.echo(piece, nl=False)
+        else:
+            try:
+                outputs.write_atomically(output, spool)
+            except OSError as exc:
+                raise inputs.os_error(exc, output) from None
+
+
+#: What convert keeps in memory before its spool moves to a temporary file.
+SPOOL_BYTES = 16 * 1024 * 1024
+
+
+def _convert_into(out: Any, path: str, stdin: str | None, target: Format, jsonl: bool) -> list[str]:
+    """Write each game of ``path`` converted to ``out``; return the reports of the games
+    that could not be read (then what was written is to be thrown away)."""
+    from sunlog.notation.jsonio import FORMAT, game_to_json
+    from sunlog.notation.writer import write_game
+
+    faults: list[str] = []
+    first = True
+    document = target is Format.json and not jsonl
+    if document:
+        out.write(f'{{\n  "format": {reports.dumps(FORMAT)},\n  "games": [\n')
+    for game in inputs.read_games_from(path, stdin_text=stdin):
+        if game.error is not None:
+            game.error.path = path
+            line = game.error.line
+            source = reports.source_line(path, line, text=stdin) if line else None
+            faults.append(reports.error_report(game.error, game.index, source))
+            continue
+        if faults:
+            continue  # nothing will be written: only look for more errors
+        if target is Format.sun:
+            out.write(("" if first else "\n") + write_game(game))
+        elif jsonl:
+            out.write(reports.dumps(game_to_json(game)) + "\n")
+        else:  # the document's layout, as dumps_pretty writes it, one game at a time
+            out.write(
+                ("" if first else ",\n") + "    " + reports.dumps_pretty(game_to_json(game), "    ")
+            )
+        first = False
+    if document:
+        out.write("\n  ]\n}\n")
+    return faults
+
+
+@app.command()
+@guarded
+def fmt(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH...", help="Log files, directories (every *.sun below) or - for stdin."
+        ),
+    ],
+    in_place: Annotated[
+        bool, typer.Option("--in-place", "-i", help="Rewrite the files that change.")
+    ] = False,
+    check_only: Annotated[
+        bool,
+        typer.Option("--check", help="Change nothing; exit 1 if some file would change."),
+    ] = False,
+) -> None:
+    """Rewrite logs in canonical form: to stdout, --in-place, or --check to only report.
+
+    A file with an invalid game is reported (exit 1) and left as it is.
+    """
+    if in_place and check_only:
+        raise CliError("--in-place and --check cannot go together")
+    if in_place and STDIN in paths:
+        raise CliError("--in-place cannot rewrite standard input")
+    import tempfile
+
+    code = OK
+    changed = unchanged = invalid = 0
+    printed = 0
+    stdin = inputs.read_stdin() if STDIN in paths else None
+    for item in inputs.expand_paths(paths):
+        if isinstance(item, CliError):
+            err(str(item))
+            code = USAGE
+            continue
+        text = stdin if item == STDIN else None
+        # The canonical form streams through a spool (memory, then disk when large).
+        with tempfile.SpooledTemporaryFile(
+            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
+        ) as spool:
+            try:
+                valid = _format_into(spool, item, text)
+            except CliError as exc:
+                err(str(exc))
+                code = max(code, exc.code)
+                continue
+            if not valid:
+                code = max(code, INVALID)
+                invalid += 1
+                continue
+            spool.seek(0)
+            if check_only or in_place:
+                if _same_text(item, text, spool):
+                    unchanged += 1
+                    continue
+                changed += 1
+                if check_only:
+                    typer.echo(f"would reformat {item}")
+                    code = max(code, INVALID)
+                    continue
+                spool.seek(0)
+                try:
+                    outputs.write_atomically(item, spool)
+                except OSError as exc:
+                    raise inputs.os_error(exc, item) from None
+                err(f"reformatted {item}")
+            else:
+                if printed:
+                    typer.echo("")
+                for piece in iter(lambda: spool.read(1 << 16), ""):
+                    typer.echo(piece, nl=False)
+                printed += 1
+    if check_only or in_place:
+        verb = "would be reformatted" if check_only else "reformatted"
+        summary = f"{reports.plural(changed, 'file')} {verb}, {unchanged} unchanged"
+        err(summary + (f", {invalid} invalid (left as they are)" if invalid else ""))
+    raise typer.Exit(code)
+
+
+def _format_into(out: Any, path: str, stdin: str | None) -> bool:
+    """Write the canonical form of a file's games to ``out``, one game at a time; False
+    after reporting an invalid game (then what was written is to be thrown away)."""
+    from sunlog.notation.replay import replay as replay_game
+    from sunlog.notation.writer import write_game
+
+    if inputs.input_is_json(path, stdin):
+        raise CliError("fmt formats notation; for JSON use: sunlog convert --to sun", path=path)
+    ok = True
+    first = True
+    try:
+        for game in inputs.read_games_from(path, stdin_text=stdin):
+            result = replay_game(game, canonical=True)
+            if result.error is not None:
+                result.error.path = path
+                line = result.error.line
+                source = reports.source_line(path, line, text=stdin) if line else None
+                err(reports.error_report(result.error, game.index, source))
+                ok = False
+            elif ok:
+                out.write(("" if first else "\n") + write_game(game, result.canonical))
+                first = False
+    except LogError as exc:
+        exc.path = path
+        source = reports.source_line(path, exc.line, text=stdin) if exc.line else None
+        err(reports.error_report(exc, None, source))
+        return False
+    return ok
+
+
+def _same_text(path: str, stdin: str | None, formatted: Any) -> bool:
+    """Whether a file (or standard input) already reads exactly as ``formatted``, compared
+    piece by piece, line ends as written."""
+    if stdin is not None:
+        return bool(stdin == formatted.read())
+    size = 1 << 16
+    try:
+        with open(path, encoding="utf-8", newline="", errors="replace") as handle:
+            while True:
+                mine, theirs = handle.read(size), formatted.read(size)
+                if mine != theirs:
+                    return False
+                if not mine:
+                    return True
+    except OSError as exc:
+        raise inputs.os_error(exc, path) from None

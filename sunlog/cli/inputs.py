@@ -1,0 +1,336 @@
+"""Reading the command line's inputs: finding logs below directories, reading files and
+standard input (with size limits), telling JSON from notation, and choosing a game.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from sunlog.notation.errors import LogError, LogSyntaxError
+
+if TYPE_CHECKING:
+    from sunlog.notation.game import Game
+    from sunlog.notation.quickcheck import ValidGame
+    from sunlog.notation.replay import Replay
+
+
+#: The path that means standard input.
+STDIN = "-"
+
+
+#: Suffixes of notation logs, found when a directory is given.
+LOG_SUFFIX = ".sun"
+
+
+# What reads a notation stream: read_games, or check_games for check's quick lane.
+_Reader = Callable[[TextIO], Iterator[Any]]
+
+
+#: Suffixes read as JSON (a document, JSON Lines or one game).
+JSON_SUFFIXES = (".json", ".jsonl")
+
+
+#: Notation read whole (standard input) is refused beyond
+#: this many bytes; check, show, convert and fmt stream a .sun file of any size
+#: (docs/limits.md).
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+
+
+#: JSON, always read whole, is refused beyond this many bytes (it is some 14 times the size
+#: of its notation, so convert's JSON of a file of MAX_INPUT_BYTES converts back).
+MAX_JSON_BYTES = 64 * 1024 * 1024
+
+
+# JSON input begins with an object whose first member is a quoted name (a `{ comment }`
+# of the notation does not), or is an empty object.
+_JSON_START = re.compile(r'[\ufeff\s]*\{\s*(?:"|\}\s*$)')
+
+
+class CliError(Exception):
+    """A failure the command line reports as ``sunlog: <path>: <cause>`` and exits with.
+
+    ``code`` is 2 for usage and I/O errors, 1 for an invalid log.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, code: int = 2) -> None:
+        super().__init__(message)
+        self.message, self.path, self.code = message, path, code
+
+    def __str__(self) -> str:
+        return f"sunlog: {self.path}: {self.message}" if self.path else f"sunlog: {self.message}"
+
+
+def os_error(exc: OSError, path: str) -> CliError:
+    """An I/O error as a :class:`CliError` with the OS's own words (exit 2)."""
+    cause = exc.strerror or str(exc)
+    if isinstance(exc, IsADirectoryError):
+        cause = "is a directory"
+    elif isinstance(exc, FileNotFoundError):
+        cause = "no such file or directory"
+    return CliError(cause.lower() if cause[:1].isupper() else cause, path=path)
+
+
+def expand_paths(paths: Sequence[str]) -> Iterator[str | CliError]:
+    """Each path as given, a directory as every ``*.sun`` below it (sorted), or an error.
+
+    Hidden directories (``.git``...) are skipped; ``-`` stands for standard input.
+    """
+    for path in paths:
+        if path == STDIN:
+            yield path
+            continue
+        p = Path(path)
+        if p.is_dir():
+            found = _logs_below(str(p))
+            if not found:
+                yield CliError(f"no {LOG_SUFFIX} logs in this directory", path=path)
+            yield from found
+        elif p.exists():
+            yield path
+        else:
+            yield CliError("no such file or directory", path=path)
+
+
+def _logs_below(top: str) -> list[str]:
+    """The ``*.sun`` files below a directory, hidden ones and those in hidden directories
+    left out, sorted directory by directory (``a/b.sun`` before ``a-c.sun``, as paths sort).
+    ``os.walk`` rather than ``Path.rglob``: several times faster on thousands of files."""
+    found = []
+    for root, dirs, names in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in names:
+            if name.endswith(LOG_SUFFIX) and not name.startswith("."):
+                full = os.path.join(root, name)
+                if os.path.isfile(full):  # not a broken link
+                    found.append(full)
+    return sorted(found, key=lambda f: f.split(os.sep))
+
+
+def is_json_path(path: str) -> bool:
+    """Whether a file's name says JSON (``.json``, ``.jsonl``)."""
+    return path != STDIN and path.lower().endswith(JSON_SUFFIXES)
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether text whose name says nothing is JSON rather than notation."""
+    return _JSON_START.match(text[:4096]) is not None
+
+
+_STDIN: list[str] = []
+
+
+def read_stdin() -> str:
+    """Standard input as text: UTF-8 strictly, line ends as written (kept for carets)."""
+    limit = max(MAX_INPUT_BYTES, MAX_JSON_BYTES) + 1
+    data = sys.stdin.buffer.read(limit) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit)
+    _check_input_size(data, STDIN)
+    text = data if isinstance(data, str) else decode(data, STDIN)
+    _STDIN[:] = [text]
+    return text
+
+
+def stdin_text(path: str) -> str | None:
+    """The text standard input gave when ``path`` is ``-`` and it was read, else ``None``."""
+    return _STDIN[0] if path == STDIN and _STDIN else None
+
+
+def decode(data: bytes, path: str | None = None) -> str:
+    """UTF-8 text, or the reader's error for text that is not UTF-8, at the bad byte's line
+    and column (lines and columns counted as the reader counts them)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = io.StringIO(data[: exc.start].decode("utf-8"), newline=None).read()
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        if line == 1 and before.startswith("\ufeff"):
+            column -= 1
+        raise LogSyntaxError(
+            f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})",
+            line=line,
+            column=column,
+            path=path,
+        ) from None
+
+
+def _check_input_size(data: bytes | str, path: str) -> None:
+    """Refuse input read whole beyond :data:`MAX_INPUT_BYTES` (notation) or
+    :data:`MAX_JSON_BYTES` (JSON), with exit 2."""
+    if len(data) <= min(MAX_INPUT_BYTES, MAX_JSON_BYTES):
+        return
+    head = data[:4096]
+    head = head if isinstance(head, str) else head.decode("utf-8", errors="replace")
+    json_input = is_json_input(path, head)
+    limit = MAX_JSON_BYTES if json_input else MAX_INPUT_BYTES
+    if len(data) > limit:
+        hint = (
+            "split it for this command"
+            if json_input
+            else "give it as a file: check, show, convert and fmt stream a .sun file of any size"
+        )
+        raise CliError(f"larger than {_size(limit)}: too big to read whole ({hint})", path=path)
+
+
+def _size(n: int) -> str:
+    """A size in bytes as people read it: ``4 MiB``, ``10000 bytes``."""
+    mib = 1024 * 1024
+    return f"{n // mib} MiB" if n % mib == 0 else f"{n} bytes"
+
+
+def read_text(path: str) -> str:
+    """A whole file (or standard input) as text, line ends as written; refused beyond
+    :data:`MAX_INPUT_BYTES` (notation) or :data:`MAX_JSON_BYTES` (JSON)."""
+    if path == STDIN:
+        return read_stdin()
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max(MAX_INPUT_BYTES, MAX_JSON_BYTES) + 1)
+    except OSError as exc:
+        raise os_error(exc, path) from None
+    _check_input_size(data, path)
+    return decode(data, path)
+
+
+def is_json_input(path: str, text: str | None) -> bool:
+    """JSON by the name's suffix; for standard input and other names, by the first chars."""
+    if is_json_path(path):
+        return True
+    if path.lower().endswith(LOG_SUFFIX) or text is None:
+        return False
+    return looks_like_json(text)
+
+
+def input_is_json(path: str, stdin_text: str | None = None) -> bool:
+    """Whether a path holds JSON: by its name, else (stdin and other names) by its start.
+    For standard input, pass the text already read from it."""
+    if path == STDIN:
+        return is_json_input(path, stdin_text)
+    if is_json_path(path) or path.lower().endswith(LOG_SUFFIX):
+        return is_json_path(path)
+    return looks_like_json(_peek(path))
+
+
+def games_from_text(text: str, *, json_input: bool) -> Iterator[Game]:
+    """The games of a text: JSON through :mod:`sunlog.notation.jsonio`, else the notation reader."""
+    from sunlog.notation.reader import read_games
+
+    return _games_of_text(text, json_input, read_games)
+
+
+def _games_of_text(text: str, json_input: bool, reader: _Reader) -> Iterator[Any]:
+    if json_input:
+        from sunlog.notation.jsonio import read_json_games
+
+        yield from read_json_games(text)
+        return
+    yield from reader(io.StringIO(text, newline=None))
+
+
+def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Game]:
+    """Stream the games of a path: a ``.sun`` file is read a game at a time.
+
+    Standard input is read whole first (``stdin_text`` when the caller already did).
+    Raises :class:`LogSyntaxError` for a file that is not a log, :class:`CliError` for
+    one that cannot be read.
+    """
+    from sunlog.notation.reader import read_games
+
+    return _games_of_path(path, stdin_text, read_games)
+
+
+def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game | ValidGame]:
+    """As :func:`read_games_from`, except that a notation game the quick lane of
+    :mod:`sunlog.notation.quickcheck` finds valid comes as its :class:`ValidGame`."""
+    from sunlog.notation.quickcheck import check_games
+
+    return _games_of_path(path, stdin_text, check_games)
+
+
+def _games_of_path(path: str, stdin_text: str | None, reader: _Reader) -> Iterator[Any]:
+    if path == STDIN:
+        text = read_stdin() if stdin_text is None else stdin_text
+        yield from _games_of_text(text, is_json_input(path, text), reader)
+        return
+    if is_json_path(path):
+        yield from _games_of_text(read_text(path), True, reader)
+        return
+    if not path.lower().endswith(LOG_SUFFIX):
+        head = _peek(path)
+        if looks_like_json(head):
+            yield from _games_of_text(read_text(path), True, reader)
+            return
+    try:
+        # surrogateescape: the reader finds a byte that is not UTF-8 and says where it is
+        with open(path, encoding="utf-8", errors="surrogateescape", newline=None) as handle:
+            yield from reader(handle)
+    except OSError as exc:
+        raise os_error(exc, path) from None
+
+
+def _peek(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4096).decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise os_error(exc, path) from None
+
+
+def load_game(path: str, index: int) -> Game:
+    """The ``index``-th game (1-based) of a file; exit 2 when the file has fewer.
+
+    A fault in the file as a whole comes out as a :class:`LogError` naming the path.
+    """
+    count = 0
+    try:
+        for game in read_games_from(path):
+            count += 1
+            if count == index:
+                return game
+    except LogError as exc:
+        exc.path = path
+        raise
+    games = "1 game" if count == 1 else f"{count} games"
+    raise CliError(f"the file holds {games}: --game must be 1 to {count}", path=path)
+
+
+def check_at(game: Game, at: int | None, path: str) -> None:
+    """``--at`` beyond the moves of a game read to its end is a usage error (exit 2)."""
+    total = len(game.moves)
+    if at is not None and at > total and game.error is None:
+        moves = "1 move" if total == 1 else f"{total} moves"
+        raise CliError(f"game {game.index} has {moves}: --at must be 0 to {total}", path=path)
+
+
+def position_at(game: Game, at: int | None, path: str, *, canonical: bool = False) -> Replay:
+    """Replay a game up to ``at`` moves (all by default); its error only if it comes first.
+
+    ``--at`` beyond the moves of a readable game is a usage error (exit 2). A syntax
+    error after the wanted position does not stop it; one before it does.
+    """
+    from sunlog.notation.replay import replay
+
+    check_at(game, at, path)
+    total = len(game.moves)
+    result = replay(game, upto=at, canonical=canonical)
+    error = result.error
+    if error is not None and error is game.error and at is not None:
+        blocks = at > total or (error.move is None and not game.moves)
+        if not blocks:
+            error = None
+    if error is not None:
+        error.path = path
+        if error.game is None:
+            error.game = game.index
+    return result if error is result.error else _without_error(result)
+
+
+def _without_error(result: Replay) -> Replay:
+    from dataclasses import replace
+
+    return replace(result, error=None)

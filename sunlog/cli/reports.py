@@ -1,0 +1,342 @@
+"""Printing what the command line found: error reports with the source line and a caret,
+check's per-game reports and summary, JSON for the terminal, and the solver's analysis.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sunlog.cli.inputs import CliError, games_to_check, os_error
+from sunlog.notation.errors import LogError
+
+if TYPE_CHECKING:
+    from sunlog.engine.board import Board
+    from sunlog.notation.game import Game
+    from sunlog.play.solver import Analysis
+
+
+#: How much of a long source line is shown around the caret, each side.
+CONTEXT = 60
+
+
+def last_move_text(game: Game, count: int) -> str | None:
+    """The ``count``-th move as written, with its annotation (for the board's header)."""
+    if count <= 0 or count > len(game.moves):
+        return None
+    gm = game.moves[count - 1]
+    return f"{gm.text}{gm.annotation or ''}"
+
+
+def error_heading(error: LogError, game: int | None = None) -> str:
+    """``path:line:col: move N 'text': why``; without a line, ``path: game K, ...``.
+
+    Control characters from the log are shown as visible stand-ins (:func:`printable`)."""
+    if error.line is not None or game is None:
+        return printable(str(error))
+    what = ""
+    if error.move is not None:
+        what = f", move {error.move}"
+        if error.text is not None:
+            what += f" {error.text!r}"
+    where = f"{error.path}: " if error.path else ""
+    return printable(f"{where}game {game}{what}: {error.message}")
+
+
+def source_line(path: str, line: int, *, text: str | None = None) -> str | None:
+    """Line ``line`` (1-based) of a file, read only now; ``text`` for standard input.
+
+    Lines are counted as the reader counts them (universal newlines); a leading BOM is
+    dropped, as the reader drops it. ``None`` when the line cannot be read.
+    """
+    if line < 1:
+        return None
+    try:
+        if text is not None:
+            handle: Iterable[str] = io.StringIO(text, newline=None)
+            found = next(itertools.islice(handle, line - 1, None), None)
+        else:
+            with open(path, encoding="utf-8", errors="replace", newline=None) as f:
+                found = next(itertools.islice(f, line - 1, None), None)
+    except OSError:
+        return None
+    if found is None:
+        return None
+    if line == 1:
+        found = found.removeprefix("\ufeff")
+    return found.rstrip("\r\n")
+
+
+def caret(source: str, column: int, length: int = 1) -> str:
+    """The source line and, under it, ``^~~~`` from ``column`` (1-based) over ``length``.
+
+    Tabs before the column are kept, so the caret lines up however wide a tab is shown;
+    a long line is cut to the part around the column.
+    """
+    start = max(0, column - 1 - CONTEXT)
+    end = min(len(source), column - 1 + max(length, 1) + CONTEXT)
+    shown = source[start:end]
+    lead = "..." if start > 0 else ""
+    tail = "..." if end < len(source) else ""
+    pad = "".join(c if c == "\t" else " " for c in lead + source[start : column - 1])
+    width = max(1, min(length, len(source) - (column - 1)))
+    return f"  {lead}{shown}{tail}\n  {pad}^{'~' * (width - 1)}"
+
+
+def error_report(error: LogError, game: int | None, source: str | None) -> str:
+    """The heading, then the source line with a caret under the column when known.
+
+    Control characters from the log are shown as visible stand-ins (:func:`printable`)."""
+    lines = [error_heading(error, game)]
+    if source is not None and error.column is not None:
+        source = printable(source)
+        length = 1
+        if error.text and source[error.column - 1 :].startswith(printable(error.text)):
+            length = len(error.text)
+        lines.append(caret(source, error.column, length))
+    return "\n".join(lines)
+
+
+# Control characters, line separators and undecodable bytes from a log would act on the
+# terminal or split a one-line report; each is shown as one visible character instead.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _stand_in(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures: ␛ for ESC, ␋ for VT...
+    return "\u2421" if code == 0x7F else "\ufffd"
+
+
+def printable(text: str) -> str:
+    """``text`` with each control character shown as one visible character (tabs kept), so
+    that a report stays on its lines and a caret under it stays in place."""
+    return _UNPRINTABLE.sub(_stand_in, text)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What checking one game (or a file that is not a log) gave, as ``check`` prints it.
+
+    ``game`` is ``None`` for a fault in the file as a whole (not UTF-8, no game, JSON that
+    is not a sunlog document); ``source`` is the faulty line, ``board`` (with ``--verbose``)
+    the board before the faulty move.
+    """
+
+    path: str
+    game: int | None
+    moves: int
+    result: str | None
+    error: LogError | None = None
+    source: str | None = None
+    board: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The line ``check --json`` prints (SPEC 7)."""
+        return {
+            "path": self.path,
+            "game": self.game,
+            "valid": self.valid,
+            "moves": self.moves,
+            "result": self.result,
+            "error": None if self.error is None else self.error.to_json(),
+        }
+
+    def text(self) -> str:
+        """The human report of an invalid game (heading, source line, caret, board)."""
+        if self.error is None:
+            result = f", {self.result}" if self.result else ""
+            return f"{self.path}: game {self.game}: valid, {self.moves} moves{result}"
+        out = error_report(self.error, self.game, self.source)
+        if self.board is not None:
+            what = f"move {self.error.move}" if self.error.move else "the fault"
+            out += f"\n  the board before {what}:\n" + _indent(self.board, "    ")
+        return out
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """The reports of one file's games, or the I/O error that stopped it (exit 2)."""
+
+    path: str
+    games: list[CheckReport] = field(default_factory=list)
+    io_error: CliError | None = None
+
+
+def check_game(game: Game, path: str, *, verbose: bool, text: str | None) -> CheckReport:
+    """Replay one game and report it; the source line is read only for an error."""
+    from sunlog.notation.replay import replay
+
+    result = replay(game)
+    error = result.error
+    claimed = game.result_claim if game.error is None else None
+    if error is None:
+        return CheckReport(path, game.index, result.moves, claimed)
+    error.path = path
+    error.game = error.game or game.index
+    source = None
+    if error.line is not None:
+        source = source_line(path, error.line, text=text)
+    board = None
+    if verbose and (error.move is not None or result.moves):
+        board = board_plain(result.board)
+    return CheckReport(path, game.index, result.moves, claimed, error, source, board)
+
+
+def check_reports(
+    path: str, verbose: bool = False, stdin_text: str | None = None
+) -> Iterator[CheckReport | CliError]:
+    """Check the games of one file one at a time, yielding each report as it is made (so a
+    file of a million games is never held whole); a file that cannot be read ends with the
+    :class:`CliError` saying why."""
+    from sunlog.notation.quickcheck import ValidGame
+
+    try:
+        for game in games_to_check(path, stdin_text=stdin_text):
+            if isinstance(game, ValidGame):  # the quick lane found it valid
+                yield CheckReport(path, game.index, game.moves, game.result)
+            else:
+                yield check_game(game, path, verbose=verbose, text=stdin_text)
+    except LogError as exc:  # the file as a whole is not a log (or stops being one)
+        exc.path = path
+        source = source_line(path, exc.line, text=stdin_text) if exc.line else None
+        yield CheckReport(path, None, 0, None, exc, source)
+    except CliError as exc:
+        yield exc
+    except OSError as exc:
+        yield os_error(exc, path)
+
+
+def check_file(path: str, verbose: bool = False, stdin_text: str | None = None) -> FileReport:
+    """Check every game of one file and keep the reports (a worker process's job with -j)."""
+    games: list[CheckReport] = []
+    for item in check_reports(path, verbose, stdin_text):
+        if isinstance(item, CliError):
+            return FileReport(path, games, item)
+        games.append(item)
+    return FileReport(path, games)
+
+
+def board_plain(board: Board) -> str:
+    """The board as plain text (rich is imported only here)."""
+    from sunlog.views.terminal import board_text
+
+    return board_text(board)
+
+
+class CheckTotals:
+    """Counts for the summary line of ``check``."""
+
+    def __init__(self) -> None:
+        self.games = self.valid = self.invalid = self.moves = self.not_logs = 0
+
+    def add(self, report: CheckReport) -> None:
+        if report.game is None:
+            self.not_logs += 1
+            self.invalid += 1
+            return
+        self.games += 1
+        self.moves += report.moves
+        if report.valid:
+            self.valid += 1
+        else:
+            self.invalid += 1
+
+    def summary(self, files: int) -> str:
+        invalid = self.invalid - self.not_logs
+        text = (
+            f"{plural(self.games, 'game')}, {self.valid} valid, {invalid} invalid, "
+            f"{plural(self.moves, 'move')} replayed ({plural(files, 'file')}"
+        )
+        if self.not_logs:
+            text += f", {self.not_logs} not a log"
+        return text + ")"
+
+
+def plural(n: int, word: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def unlisted_moves(board: Board) -> list[str]:
+    """Legal moves that cannot be listed because their cards must be named."""
+    from sunlog.engine.board import DEALS, Stage
+    from sunlog.engine.moves import Move
+
+    if board.is_won():
+        return []
+    if board.deals < DEALS:
+        return ["deal C1 ... C13 (the deck is not known: name the 13 cards dealt)"]
+    if board.stage is Stage.WIND or board.deal_number is not None:
+        return []
+    collected = [c for cloud in board.clouds for c in cloud]
+    collected += [c for ray in board.rays for c in ray]
+    if board.is_legal(Move.wind(collected)):
+        n = len(collected)
+        return [f"wind C1 ... C{n} (no Deal tag: name the row of the {n} collected cards)"]
+    return []
+
+
+def analysis_lines(found: Analysis, chosen: Game, total: int) -> list[str]:
+    """What :func:`sunlog.play.solver.analyze` found, in sentences."""
+    proved = "" if found.certain else " (not proved: some searches ran out of budget)"
+    if found.last_winnable is None:
+        if found.certain:
+            return ["no position of this game could be won: the deal is lost from the start"]
+        return ["no winnable position was found within the budget (raise --max-nodes or --timeout)"]
+    if found.losing_move is None:
+        return [f"the game can still be won after its last move ({total}){proved}"]
+    gm = chosen.moves[found.losing_move - 1]
+    lines = [
+        f"the last winnable position is after move {found.last_winnable} of {total}",
+        f"move {found.losing_move} {gm.text}{gm.annotation or ''} let the win slip{proved}",
+    ]
+    if found.continuation:
+        line = " ".join(str(m) for m in found.continuation)
+        lines.append(f"a winning line from there ({len(found.continuation)} moves): {line}")
+    return lines
+
+
+def dumps(obj: Any) -> str:
+    """Compact one-line JSON, UTF-8 characters kept (for JSON Lines)."""
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def dumps_pretty(obj: Any, indent: str = "") -> str:
+    """Readable JSON: a leaf object (a move, a tag, a pile) on one line, the rest indented.
+
+    A leaf holds only scalars and lists of scalars, so a game reads as one move a line.
+    """
+    if _is_leaf(obj):
+        return dumps(obj)
+    inner = indent + "  "
+    if isinstance(obj, dict):
+        items = [f"{inner}{dumps(k)}: {dumps_pretty(v, inner)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    items = [f"{inner}{dumps_pretty(v, inner)}" for v in obj]
+    return "[\n" + ",\n".join(items) + f"\n{indent}]"
+
+
+def _is_scalar_list(value: Any) -> bool:
+    return isinstance(value, list) and not any(isinstance(x, dict | list) for x in value)
+
+
+def _is_leaf(obj: Any) -> bool:
+    """A scalar, a list of scalars, or an object of scalars and lists of scalars."""
+    if isinstance(obj, dict):
+        return all(not isinstance(v, dict | list) or _is_scalar_list(v) for v in obj.values())
+    return not isinstance(obj, list) or _is_scalar_list(obj)

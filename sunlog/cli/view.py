@@ -1,0 +1,179 @@
+"""Looking at a game: ``show``, ``moves``, ``replay``, ``render`` and ``html``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from sunlog.notation.errors import LogError
+
+if TYPE_CHECKING:
+    pass
+from sunlog.cli import common, inputs, reports
+from sunlog.cli.common import (
+    AtOpt,
+    GameOpt,
+    OutOpt,
+    PathArg,
+    app,
+    err,
+    guarded,
+    invalid,
+    load,
+    read_game,
+    stdin_cache,
+    write_output,
+)
+
+
+@app.command()
+@guarded
+def show(
+    path: PathArg,
+    game: GameOpt = 1,
+    at: AtOpt = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the position object (SPEC 6).")
+    ] = False,
+) -> None:
+    """Print the board after N moves (default: all); --json prints the position object."""
+    chosen, replayed = load(path, game, at)
+    board = replayed.board
+    if json_out:
+        typer.echo(reports.dumps_pretty(board.to_json()))
+        return
+    last = reports.last_move_text(chosen, replayed.moves)
+    if common.stdout_is_terminal():
+        from rich.console import Console
+
+        from sunlog.views.terminal import print_board
+
+        title = f"{path} game {chosen.index}, move {replayed.moves}"
+        print_board(Console(), board, last_move=last, title=title)
+    else:
+        from sunlog.views.terminal import board_text
+
+        typer.echo(board_text(board, last_move=last), nl=False)
+
+
+@app.command()
+@guarded
+def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
+    """List the legal moves at a position, canonical notation, one a line."""
+    _chosen, replayed = load(path, game, at)
+    board = replayed.board
+    for move in board.legal_moves():
+        typer.echo(str(move))
+    for note in reports.unlisted_moves(board):
+        err(f"sunlog: also legal: {note}")
+
+
+@app.command()
+@guarded
+def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
+    """Step through a game on a terminal; without one, print each position in turn.
+
+    Keys: n/space/right next, p/left back, f/Home first, l/End last, g N Enter go to
+    move N, q/Esc quit. Without a terminal, --at N prints only that position.
+    """
+    from sunlog.views.stepper import render_frames
+
+    chosen = read_game(path, game)
+    inputs.check_at(chosen, at, path)
+    stepper, report = _stepper(path, chosen)
+    if common.interactive():
+        from rich.console import Console
+
+        from sunlog.views.stepper import run_interactive
+
+        stepper.jump(at or 0)
+        run_interactive(stepper, Console())
+    elif at is not None:
+        if at > stepper.total and report is not None:
+            raise invalid(report)
+        from sunlog.views.terminal import board_text
+
+        stepper.jump(at)
+        typer.echo(stepper.header())
+        typer.echo(board_text(stepper.board, last_move=stepper.last_move_text()), nl=False)
+        return
+    else:
+        for i, frame in enumerate(render_frames(stepper)):
+            typer.echo(("\n" if i else "") + frame, nl=False)
+    if report is not None:
+        raise invalid(report)
+
+
+def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
+    """A stepper over the moves of a game up to its first fault, and that fault's report.
+
+    Exits 1 at once when the tags are at fault: there is no position to show.
+    """
+    from sunlog.notation.replay import new_board
+    from sunlog.notation.replay import replay as replay_game
+    from sunlog.views.stepper import Entry, Stepper
+
+    full = replay_game(chosen)
+    error = full.error
+    report = None
+    if error is not None:
+        error.path = path
+        source = None
+        if error.line is not None:
+            source = reports.source_line(path, error.line, text=stdin_cache(path))
+        report = reports.error_report(error, chosen.index, source)
+        if error.move is None and not full.moves and chosen.moves:
+            raise invalid(report)
+    try:
+        board = new_board(chosen)
+    except LogError as exc:
+        exc.path = path
+        raise invalid(reports.error_report(exc, chosen.index, None)) from None
+    entries = [
+        Entry(gm.move, gm.text, gm.annotation, gm.comments) for gm in chosen.moves[: full.moves]
+    ]
+    tags = [(t.name, t.value) for t in chosen.tags]
+    stepper = Stepper(board, entries, start_comments=chosen.comments, tags=tags)
+    if error is not None:
+        stepper.error = reports.error_heading(error, chosen.index)
+    return stepper, report
+
+
+@app.command()
+@guarded
+def render(
+    path: PathArg,
+    game: GameOpt = 1,
+    at: AtOpt = None,
+    output: OutOpt = None,
+    size: Annotated[
+        float | None,
+        typer.Option("--size", min=1, metavar="PX", help="Width in pixels (default: natural)."),
+    ] = None,
+) -> None:
+    """Draw the board after N moves (default: all) as an SVG picture."""
+    from sunlog.views.svg import board_svg
+
+    _chosen, replayed = load(path, game, at, canonical=True)
+    forms = replayed.canonical or ()
+    last = forms[-1] if forms else None
+    write_output(board_svg(replayed.board, last_move=last, size=size), output, [path])
+
+
+@app.command()
+@guarded
+def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
+    """Write a game as one self-contained HTML page that replays it (no network needed)."""
+    from sunlog.notation.replay import new_board
+    from sunlog.views.html import game_html
+
+    chosen, _replayed = load(path, game, None)
+    entries = [(gm.move, gm.text, gm.annotation, gm.comments) for gm in chosen.moves]
+    page = game_html(
+        new_board(chosen),
+        entries,
+        tags=[(t.name, t.value) for t in chosen.tags],
+        start_comments=chosen.comments,
+    )
+    write_output(page, output, [path])
