@@ -138,8 +138,9 @@ def test_convert_of_a_syntax_error_reports_it_and_writes_nothing(tmp_path: Path)
     assert not out.exists()
 
 
-def test_convert_does_not_check_the_rules() -> None:
-    result = run("convert", SAMPLES / "invalid" / "illegal-move.sun")
+def test_convert_no_check_does_not_check_the_rules() -> None:
+    """--no-check is the syntax-only conversion (an invalid game: tests/test_convert_resolved.py)."""
+    result = run("convert", SAMPLES / "invalid" / "illegal-move.sun", "--no-check")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["games"][0]["moves"][-1]["card"] == "7D"
 
@@ -147,12 +148,13 @@ def test_convert_does_not_check_the_rules() -> None:
 @pytest.mark.parametrize(("tag", "token"), [("maybe", "*"), ("WON", "won"), ("Lost", "lost")])
 def test_convert_writes_a_result_token_that_reads_back(tag: str, token: str) -> None:
     """Without a result token, the writer ends the game with the Result tag's claim as a
-    token, or * when the tag is no result; the tag itself is kept as written."""
+    token, or * when the tag is no result; the tag itself is kept as written. (Each of these
+    games is invalid, a result claimed after one deal: --no-check converts it with exit 0.)"""
     text = f'[Deal "1"]\n[Result "{tag}"]\ndeal\n'
-    for args in (("--to", "sun"), ()):
+    for args in (("--to", "sun"), ("--no-check",)):
         result = run("convert", "-", *args, input=text)
         assert result.exit_code == 0, result.output
-        if not args:  # JSON: convert it back
+        if args != ("--to", "sun"):  # JSON: convert it back
             assert json.loads(result.stdout)["games"][0]["result"] == token
             result = run("convert", "-", "--to", "sun", input=result.stdout)
         assert result.stdout.endswith(f"deal\n{token}\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -36,11 +37,22 @@ def convert(
         str | None,
         typer.Option("--output", "-o", metavar="OUT", help="Write here (- for stdout)."),
     ] = None,
+    no_check: Annotated[
+        bool,
+        typer.Option(
+            "--no-check", help="JSON of the moves as written only: no replay, no resolved fields."
+        ),
+    ] = False,
+    positions: Annotated[
+        bool, typer.Option("--positions", help="Add the position object after every move.")
+    ] = False,
 ) -> None:
     """Notation to JSON (--jsonl for JSON Lines), and JSON back to notation (--to sun).
 
     The input's format comes from its name (.json, .jsonl) or, for stdin and other
-    names, from its first characters. The rules are not checked: run check for that.
+    names, from its first characters. JSON output replays each game and adds what each
+    move did (docs/json.md); an invalid game is still converted, with "valid": false and
+    its error, reported on stderr, and exit 1. --no-check skips the replay.
     """
     if jsonl and to is Format.sun:
         raise CliError("--jsonl writes JSON: it cannot go with --to sun")
@@ -49,6 +61,8 @@ def convert(
     stdin = inputs.read_stdin() if path == STDIN else None
     json_input = inputs.input_is_json(path, stdin)
     target = to or (Format.json if jsonl or not json_input else Format.sun)
+    if positions and (no_check or target is Format.sun):
+        raise CliError("--positions adds positions to JSON: not with --no-check or to notation")
     import tempfile
 
     # The games stream through a spool (memory, then disk when large), so that a file of
@@ -56,7 +70,8 @@ def convert(
     with tempfile.SpooledTemporaryFile(
         max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
     ) as spool:
-        faults = with_path(path, lambda: _convert_into(spool, path, stdin, target, jsonl))
+        mode = _Mode(target, jsonl, check=not no_check, positions=positions)
+        faults, rule_faults = with_path(path, lambda: _convert_into(spool, path, stdin, mode))
         if faults:
             raise invalid("\n".join(faults))
         spool.seek(0)
@@ -68,20 +83,37 @@ def convert(
                 outputs.write_atomically(output, spool)
             except OSError as exc:
                 raise inputs.os_error(exc, output) from None
+    if rule_faults:
+        raise typer.Exit(INVALID)
+
+
+@dataclass(frozen=True)
+class _Mode:
+    """What ``convert`` writes: the target format, JSON Lines or not, whether each game is
+    replayed and resolved (``check``), with the positions after every move or not."""
+
+    target: Format
+    jsonl: bool
+    check: bool
+    positions: bool
 
 
 #: What convert keeps in memory before its spool moves to a temporary file.
 SPOOL_BYTES = 16 * 1024 * 1024
 
 
-def _convert_into(out: Any, path: str, stdin: str | None, target: Format, jsonl: bool) -> list[str]:
+def _convert_into(out: Any, path: str, stdin: str | None, mode: _Mode) -> tuple[list[str], int]:
     """Write each game of ``path`` converted to ``out``; return the reports of the games
-    that could not be read (then what was written is to be thrown away)."""
-    from sunlog.notation.jsonio import FORMAT, game_to_json
+    that could not be read (then what was written is to be thrown away) and the number of
+    games that read well but are invalid (converted, reported on stderr as ``check`` does)."""
+    from sunlog.notation.jsonio import FORMAT, game_to_json, resolved_game_json
+    from sunlog.notation.resolve import resolve
     from sunlog.notation.writer import write_game
 
     faults: list[str] = []
+    invalid_games = 0
     first = True
+    target, jsonl = mode.target, mode.jsonl
     document = target is Format.json and not jsonl
     if document:
         out.write(f'{{\n  "format": {reports.dumps(FORMAT)},\n  "games": [\n')
@@ -96,16 +128,33 @@ def _convert_into(out: Any, path: str, stdin: str | None, target: Format, jsonl:
             continue  # nothing will be written: only look for more errors
         if target is Format.sun:
             out.write(("" if first else "\n") + write_game(game))
-        elif jsonl:
-            out.write(reports.dumps(game_to_json(game)) + "\n")
+            first = False
+            continue
+        if mode.check:
+            resolved = resolve(game, positions=mode.positions)
+            data = resolved_game_json(resolved)
+            if resolved.error is not None:
+                invalid_games += 1
+                err(_rule_report(resolved.error, game.index, path, stdin))
+        else:
+            data = game_to_json(game)
+        if jsonl:
+            out.write(reports.dumps(data) + "\n")
         else:  # the document's layout, as dumps_pretty writes it, one game at a time
-            out.write(
-                ("" if first else ",\n") + "    " + reports.dumps_pretty(game_to_json(game), "    ")
-            )
+            text = reports.dumps_pretty(data, "    ", leaf=reports.one_line)
+            out.write(("" if first else ",\n") + "    " + text)
         first = False
     if document:
         out.write("\n  ]\n}\n")
-    return faults
+    return faults, invalid_games
+
+
+def _rule_report(error: LogError, game: int, path: str, stdin: str | None) -> str:
+    """An invalid game's report as ``check`` prints it: heading, source line, caret."""
+    error.path = path
+    error.game = error.game or game
+    source = reports.source_line(path, error.line, text=stdin) if error.line else None
+    return reports.error_report(error, game, source)
 
 
 @app.command()

@@ -8,7 +8,7 @@ import io
 import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -316,19 +316,29 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-def dumps_pretty(obj: Any, indent: str = "") -> str:
+def dumps_pretty(obj: Any, indent: str = "", leaf: Callable[[Any], bool] | None = None) -> str:
     """Readable JSON: a leaf object (a move, a tag, a pile) on one line, the rest indented.
 
-    A leaf holds only scalars and lists of scalars, so a game reads as one move a line.
+    A leaf holds only scalars and lists of scalars, so a game reads as one move a line;
+    ``leaf`` may say otherwise (:func:`one_line`).
     """
-    if _is_leaf(obj):
+    is_leaf = leaf or _is_leaf
+    if is_leaf(obj):
         return dumps(obj)
     inner = indent + "  "
     if isinstance(obj, dict):
-        items = [f"{inner}{dumps(k)}: {dumps_pretty(v, inner)}" for k, v in obj.items()]
+        items = [f"{inner}{dumps(k)}: {dumps_pretty(v, inner, leaf)}" for k, v in obj.items()]
         return "{\n" + ",\n".join(items) + f"\n{indent}}}"
-    items = [f"{inner}{dumps_pretty(v, inner)}" for v in obj]
+    items = [f"{inner}{dumps_pretty(v, inner, leaf)}" for v in obj]
     return "[\n" + ",\n".join(items) + f"\n{indent}]"
+
+
+def one_line(obj: Any) -> bool:
+    """A leaf, or a resolved move or playable card (its places inside) without a position:
+    one line each, so that a converted game still reads as one move a line."""
+    return _is_leaf(obj) or (
+        isinstance(obj, dict) and ("kind" in obj or "from" in obj) and "position" not in obj
+    )
 
 
 def _is_scalar_list(value: Any) -> bool:

@@ -13,10 +13,25 @@ from collections.abc import Iterator, Sequence
 from enum import Enum, IntEnum
 from typing import Any
 
-from sunlog.engine.cards import CARDS, Card
+from sunlog.engine.cards import CARDS, Card, Suit
 from sunlog.engine.deal import MAX_DEAL, deal_deck, wind_row
 from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, clip
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.played import (
+    AcesSpot,
+    CardMoved,
+    CloudSpot,
+    Dealt,
+    Effect,
+    Gathered,
+    KingsSpot,
+    Opened,
+    Played,
+    RaySpot,
+    Spot,
+    WindBlown,
+    WindSpot,
+)
 
 __all__ = ["RAYS", "Board", "Stage", "Status", "Variant"]
 
@@ -432,6 +447,113 @@ class Board:
             assert self.wind_row is not None
             return Move.wind(self.wind_row)
         return move
+
+    def last_played(self) -> Played:
+        """What the last move pushed did, and its canonical form: where a card came from
+        (as the position was before it) and went to, what a deal or a gather dealt, the
+        wind's row. Read from the undo record, so it costs no replay; ``IndexError`` when
+        no move has been played."""
+        if not self._undo:
+            raise IndexError("no move has been played")
+        record = self._undo[-1]
+        move = self.move_stack[-1]
+        tag = record[0]
+        effect: Effect
+        if tag == _CARD:
+            return self._card_played(move, record[1], record[2], record[3])
+        if tag == _DEAL:
+            cards = tuple(record[1])
+            effect = Dealt(cards)
+            canonical = Move.deal() if self._deck is not None else Move.deal(cards)
+        elif tag == _OPEN:
+            effect, canonical = Opened(self.opened), Move.open(self.opened)
+        elif tag == _GATHER:
+            _, n, cards, dealt, cloud = record[:5]
+            effect = Gathered(
+                n,
+                tuple(cards),
+                tuple((n + 1 + i, cards[i]) for i in range(dealt)),
+                len(self.clouds) if cloud else None,
+                tuple(cards[RAYS - n :]) if cloud else (),
+            )
+            canonical = Move.gather(n)
+        else:
+            row = self.wind_row
+            assert row is not None
+            effect = WindBlown(tuple(row))
+            canonical = Move.wind(row)
+            if self.deal_number is not None:
+                collected = [c for cloud in record[1] for c in cloud]
+                collected += [c for ray in record[2] for c in ray]
+                if row == wind_row(self.deal_number, collected):
+                    canonical = Move.wind()
+        return Played(move, canonical, effect)
+
+    def _card_played(self, move: Move, src: list[Card], pos: int, dst: list[Card]) -> Played:
+        """:meth:`last_played` of a card move: the card is put back for a moment, so that
+        the canonical form is worked out on the position before the move."""
+        place, index = self._locate(src)
+        src.insert(pos, dst.pop())
+        try:
+            card = src[pos]
+            source = self._spot(place, index, pos, src)
+            if any(ray is dst for ray in self.rays):
+                target_enum, dst_index = Target.RAY, self._dst_index(Target.RAY, dst)
+                target: Spot = RaySpot(dst_index)
+            else:
+                dst_index = self._dst_index(Target.ACES, dst)
+                suit = Suit(dst_index % 4)
+                if self._two_piles:
+                    pile = 1 if dst_index < 4 else 2
+                    target_enum = Target.ACES1 if pile == 1 else Target.ACES2
+                    target = AcesSpot(suit, pile)
+                elif dst_index < 4:
+                    target_enum, target = Target.ACES, AcesSpot(suit)
+                else:
+                    target_enum, target = Target.KINGS, KingsSpot(suit)
+            canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
+        finally:
+            dst.append(src.pop(pos))
+        return Played(move, canonical, CardMoved(card, source, target))
+
+    def _locate(self, pile: list[Card]) -> tuple[Place, int]:
+        """The place and index (as a reading has them) of a pile, found by identity."""
+        for n, ray in enumerate(self.rays, 1):
+            if ray is pile:
+                return Place.RAY, n
+        for k, cloud in enumerate(self.clouds, 1):
+            if cloud is pile:
+                return Place.CLOUD, k
+        if pile is self.wind_row:
+            return Place.WIND, 0
+        i = next(i for i, p in enumerate(self.foundations) if p is pile)
+        return (Place.ACES if i < 4 else Place.KINGS), i
+
+    def _spot(self, place: Place, index: int, pos: int, pile: list[Card]) -> Spot:
+        """The spot of the card at ``pos`` of a pile, as the position stands."""
+        if place is Place.RAY:
+            return RaySpot(index, len(pile) - pos, index == self.open_ray)
+        if place is Place.CLOUD:
+            return CloudSpot(index, End.LEFT if pos == 0 else End.RIGHT)
+        if place is Place.WIND:
+            return WindSpot(End.LEFT if pos == 0 else End.RIGHT)
+        if place is Place.ACES:
+            return AcesSpot(Suit(index % 4), 1 if index < 4 else 2)
+        return KingsSpot(Suit(index % 4))
+
+    def playable(self) -> list[tuple[Card, Spot]]:
+        """Every playable card with its spot, once per distinct result: the outer card of
+        each ray (any card of the open ray), both ends of each cloud and of the wind row,
+        and a foundation's top where it can move onto the other pile of its suit."""
+        if self.is_won():
+            return []
+        found = []
+        for reading in self._playable():
+            place, index, pos, card = reading
+            if place in (Place.ACES, Place.KINGS) and not any(self._targets(reading)):
+                continue
+            found.append((card, self._spot(place, index, pos, self._pile(place, index))))
+        return found
 
     def push_text(self, text: str) -> Move:
         """Parse ``text`` as one move, push it and return the parsed move."""

@@ -3,6 +3,13 @@
 Everything a game holds survives the trip to JSON and back: tags in order, each move's
 kind, source, card, target, named cards, move number, annotation and comments, the
 comments at the start and after the result, and the result.
+
+:func:`resolved_game_json` adds, beside those written fields, what each move did (its
+``canonical`` form, ``played``/``from``/``to`` of a card move, a deal's ``dealt``, a
+gather's ``gathered``/``dealt_to``/``new_cloud``, the wind's ``row``, a ``status`` that
+changed, and on request the ``position`` after it) and the game's ``valid`` and ``error``.
+Those fields are output only: the reader ignores them, the written fields being the
+game (docs/json.md).
 """
 
 from __future__ import annotations
@@ -12,12 +19,25 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from sunlog.engine.board import Variant
+from sunlog.engine.board import Board, Variant
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind, Target
+from sunlog.engine.played import (
+    AcesSpot,
+    CardMoved,
+    CloudSpot,
+    Dealt,
+    Gathered,
+    KingsSpot,
+    Played,
+    RaySpot,
+    Spot,
+    WindBlown,
+)
 from sunlog.notation.errors import LogSyntaxError
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
+from sunlog.notation.resolve import ResolvedGame, ResolvedMove
 
 __all__ = [
     "FORMAT",
@@ -27,7 +47,11 @@ __all__ = [
     "looks_like_json",
     "move_from_json",
     "move_to_json",
+    "played_json",
+    "position_actions",
     "read_json_games",
+    "resolved_game_json",
+    "spot_json",
 ]
 
 #: The value of a document's ``format`` member.
@@ -85,6 +109,101 @@ def game_to_json(game: Game) -> dict[str, Any]:
     if variant_name is None:
         del data["variant"]
     return data
+
+
+_SUITS = "SHDC"
+_SPOTS: dict[Spot, dict[str, Any]] = {}
+
+
+def spot_json(spot: Spot) -> dict[str, Any]:
+    """A place as a JSON object: ``{"place": "ray", "ray": 5, "depth": 1, "open": false}``,
+    ``{"place": "cloud", "cloud": 2, "end": "L"}``, ``{"place": "wind", "end": "R"}``,
+    ``{"place": "aces", "suit": "S", "pile": 1}``, ``{"place": "kings", "suit": "S"}``, or
+    ``{"place": "ray", "ray": 3}`` for an empty ray a ``sun-3`` card is parked on."""
+    cached = _SPOTS.get(spot)
+    if cached is None:
+        if isinstance(spot, RaySpot):
+            cached = {"place": "ray", "ray": spot.ray}
+            if spot.depth is not None:
+                cached.update(depth=spot.depth, open=spot.open)
+        elif isinstance(spot, CloudSpot):
+            cached = {"place": "cloud", "cloud": spot.cloud, "end": spot.end.value}
+        elif isinstance(spot, AcesSpot):
+            cached = {"place": "aces", "suit": _SUITS[spot.suit], "pile": spot.pile}
+        elif isinstance(spot, KingsSpot):
+            cached = {"place": "kings", "suit": _SUITS[spot.suit]}
+        else:
+            cached = {"place": "wind", "end": spot.end.value}
+        if len(_SPOTS) < 4096:  # a few hundred spots exist: the cache stays small
+            _SPOTS[spot] = cached
+    return dict(cached)
+
+
+def _names(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def played_json(played: Played) -> dict[str, Any]:
+    """What a move did, as the resolved fields of its JSON object (docs/json.md)."""
+    effect = played.effect
+    data: dict[str, Any] = {"canonical": str(played.canonical)}
+    if isinstance(effect, CardMoved):
+        data["played"] = str(effect.card)
+        data["from"] = spot_json(effect.source)
+        data["to"] = spot_json(effect.target)
+    elif isinstance(effect, Dealt):
+        data["dealt"] = _names(effect.cards)
+    elif isinstance(effect, Gathered):
+        data["gathered"] = _names(effect.cards)
+        data["dealt_to"] = [{"ray": ray, "card": str(card)} for ray, card in effect.dealt]
+        data["new_cloud"] = (
+            None
+            if effect.cloud is None
+            else {"cloud": effect.cloud, "cards": _names(effect.cloud_cards)}
+        )
+    elif isinstance(effect, WindBlown):
+        data["row"] = _names(effect.row)
+    return data
+
+
+def _resolved_move_json(written: dict[str, Any], resolved: ResolvedMove) -> dict[str, Any]:
+    written.update(played_json(resolved.played))
+    if resolved.status is not None:
+        written["status"] = resolved.status.value
+    if resolved.position is not None:
+        written["position"] = resolved.position
+    return written
+
+
+def resolved_game_json(resolved: ResolvedGame) -> dict[str, Any]:
+    """A game as :func:`game_to_json` writes it, each move replayed before any fault with
+    its resolved fields beside the written ones, and the game's ``valid`` and ``error``
+    (the ``error`` object of ``check --json``); with positions, ``start_position`` too."""
+    data = game_to_json(resolved.game)
+    moves = data["moves"]
+    for i, move in enumerate(resolved.moves):
+        _resolved_move_json(moves[i], move)
+    data["valid"] = resolved.valid
+    data["error"] = None if resolved.error is None else resolved.error.to_json()
+    if resolved.start is not None:
+        data["start_position"] = resolved.start
+    return data
+
+
+def position_actions(board: Board) -> dict[str, Any]:
+    """What a program needs to act on a position: ``last_move`` (its kind and resolved
+    fields, or null before any move), ``playable`` (each playable card with its place) and
+    ``legal_moves`` (canonical texts; a deal or wind whose cards must be named is not
+    listed)."""
+    last = None
+    if board.move_stack:
+        played = board.last_played()
+        last = {"kind": played.move.kind.value, **played_json(played)}
+    return {
+        "last_move": last,
+        "playable": [{"card": str(c), "from": spot_json(s)} for c, s in board.playable()],
+        "legal_moves": [str(m) for m in board.legal_moves()],
+    }
 
 
 def document_json(games: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ a :class:`LogError` that says where and why.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sunlog.engine.board import Board, Stage, Status, Variant
@@ -95,10 +96,17 @@ def _move_error(game: Game, index: int, gm: GameMove, message: str) -> LogRuleEr
     )
 
 
-def replay(game: Game, *, upto: int | None = None, canonical: bool = False) -> Replay:
+def replay(
+    game: Game,
+    *,
+    upto: int | None = None,
+    canonical: bool = False,
+    observe: Callable[[Board], None] | None = None,
+) -> Replay:
     """Replay ``game`` (its first ``upto`` moves, when given) and check everything.
 
-    The result is checked only when the whole game is replayed.
+    The result is checked only when the whole game is replayed. ``observe`` is called with
+    the board after each move pushed (:mod:`sunlog.notation.resolve` reads what it did).
     """
     try:
         board = new_board(game)
@@ -118,6 +126,8 @@ def replay(game: Game, *, upto: int | None = None, canonical: bool = False) -> R
             return Replay(
                 game, board, i - 1, _move_error(game, i, gm, str(exc)), _forms(canonical, forms)
             )
+        if observe is not None:
+            observe(board)
     done = len(moves)
     if game.error is not None:
         return Replay(game, board, done, game.error, _forms(canonical, forms))
