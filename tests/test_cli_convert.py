@@ -139,7 +139,7 @@ def test_convert_of_a_syntax_error_reports_it_and_writes_nothing(tmp_path: Path)
 
 
 def test_convert_no_check_does_not_check_the_rules() -> None:
-    """--no-check is the syntax-only conversion (an invalid game: tests/test_convert_resolved.py)."""
+    """--no-check converts as written (an invalid game: tests/test_convert_resolved.py)."""
     result = run("convert", SAMPLES / "invalid" / "illegal-move.sun", "--no-check")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["games"][0]["moves"][-1]["card"] == "7D"

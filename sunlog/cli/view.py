@@ -37,11 +37,15 @@ def show(
         bool, typer.Option("--json", help="Print the position object (SPEC 6).")
     ] = False,
 ) -> None:
-    """Print the board after N moves (default: all); --json prints the position object."""
+    """Print the board after N moves (default: all); --json prints the position object,
+    with the last move, the playable cards and the legal moves."""
     chosen, replayed = load(path, game, at)
     board = replayed.board
     if json_out:
-        typer.echo(reports.dumps_pretty(board.to_json()))
+        from sunlog.notation.jsonio import position_actions
+
+        shown = {**board.to_json(), **position_actions(board)}
+        typer.echo(reports.dumps_pretty(shown, leaf=reports.one_line))
         return
     last = reports.last_move_text(chosen, replayed.moves)
     if common.stdout_is_terminal():
@@ -59,10 +63,23 @@ def show(
 
 @app.command()
 @guarded
-def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
+def moves(
+    path: PathArg,
+    game: GameOpt = 1,
+    at: AtOpt = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="One JSON object: last move, playable, legal moves.")
+    ] = False,
+) -> None:
     """List the legal moves at a position, canonical notation, one a line."""
     _chosen, replayed = load(path, game, at)
     board = replayed.board
+    if json_out:
+        from sunlog.notation.jsonio import moves_json
+
+        shown = moves_json(board, reports.unlisted_moves(board))
+        typer.echo(reports.dumps_pretty(shown, leaf=reports.one_line))
+        return
     for move in board.legal_moves():
         typer.echo(str(move))
     for note in reports.unlisted_moves(board):

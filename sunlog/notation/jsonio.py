@@ -47,6 +47,7 @@ __all__ = [
     "looks_like_json",
     "move_from_json",
     "move_to_json",
+    "moves_json",
     "played_json",
     "position_actions",
     "read_json_games",
@@ -203,6 +204,17 @@ def position_actions(board: Board) -> dict[str, Any]:
         "last_move": last,
         "playable": [{"card": str(c), "from": spot_json(s)} for c, s in board.playable()],
         "legal_moves": [str(m) for m in board.legal_moves()],
+    }
+
+
+def moves_json(board: Board, unlisted: Iterable[str] = ()) -> dict[str, Any]:
+    """What ``moves --json`` prints: the move count and status, :func:`position_actions`,
+    and the legal moves that cannot be listed (``unlisted``, described)."""
+    return {
+        "move_count": board.move_count,
+        "status": board.status().value,
+        **position_actions(board),
+        "unlisted": list(unlisted),
     }
 
 
