@@ -474,14 +474,24 @@ def test_the_docs_snippet_counts_cards_from_the_open_ray(tmp_path: Path) -> None
 
 
 def test_the_docs_examples_are_what_convert_writes() -> None:
-    """Each JSON example of docs/json.md marked as a move is a move convert writes for the
-    log the page shows."""
+    """Each example of docs/json.md is the move its marker names, as convert writes it."""
     text = (ROOT / "docs" / "json.md").read_text()
-    examples = [json.loads(line) for line in re.findall(r"^(\{\"kind\".*\})$", text, re.M)]
-    assert len(examples) >= 6
-    (log,) = re.findall(r"```\n(\[Variant.*?)```", text, re.S)
-    written = [
-        m for g in json.loads(run("convert", "-", input=log).stdout)["games"] for m in g["moves"]
-    ]
-    for example in examples:
-        assert example in written
+    (inline,) = re.findall(r"```sun\n(.*?)```", text, re.S)
+    examples = re.findall(
+        r"<!-- example: (\S+)(?: game (\d+))? move (\d+) -->\n\n```json\n(.*?)\n```", text
+    )
+    assert len(examples) >= 15
+    converted: dict[str, list[dict[str, Any]]] = {}
+    for source, game, move, shown in examples:
+        if source not in converted:
+            args = ("-",) if source == "inline" else (ROOT / source,)
+            result = run("convert", *args, input=inline if source == "inline" else None)
+            assert result.exit_code == 0, result.stderr
+            converted[source] = json.loads(result.stdout)["games"]
+        expected = converted[source][int(game or 1) - 1]["moves"][int(move) - 1]
+        assert json.loads(shown) == expected
+    kinds = {json.loads(shown)["kind"] for *_, shown in examples}
+    assert kinds == {k.value for k in MoveKind}
+    (flagged,) = re.findall(r'^(\{"valid": false.*\})$', text, re.M)
+    (game,) = json.loads(run("convert", INVALID / "illegal-move.sun").stdout)["games"]
+    assert json.loads(flagged) == {"valid": game["valid"], "error": game["error"]}
