@@ -7,7 +7,11 @@ three variants, then measures:
 - parse only: games read with ``read_games`` (moves/s, MB/s);
 - parse + replay: every game replayed and checked, as ``sunlog check`` does;
 - peak memory (``ru_maxrss`` of a fresh process) while streaming the first 1,000 and all
-  10,000 games, to show that it does not grow with the number of games.
+  10,000 games, to show that it does not grow with the number of games;
+- what ``convert`` costs per move, on the first games of the file: the JSON as written
+  (``--no-check``, the conversion before resolution), the resolved JSON (the default:
+  replay, canonical forms, places), and with ``--positions``; reading included, JSON Lines
+  text made but not written.
 
 The file repeats a pool of a few hundred distinct games (each copy with its own ``Round``
 tag), so that making it stays quick; every game is a real one. Figures are printed, never
@@ -25,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -34,6 +38,9 @@ from sunlog.engine.moves import MoveKind
 from sunlog.notation import read_games, write_game
 from sunlog.notation.game import Game, GameMove, Tag
 from sunlog.notation.replay import replay
+
+#: Games of the file that the convert measurement takes (all three variants, physical too).
+CONVERT_GAMES, CONVERT_GAMES_SHORT = 1000, 200
 
 HERE = Path(__file__).resolve()
 VARIANTS = (Variant.SUN, Variant.SUN2, Variant.SUN3)
@@ -82,7 +89,9 @@ def pool_texts(size: int) -> list[str]:
 
 def games_file(games: int, pool: int, folder: Path) -> Path:
     """The benchmark file of ``games`` games, made once and cached under ``folder``."""
-    source = HERE.read_bytes() + (HERE.parent.parent / "sunlog" / "board.py").read_bytes()
+    source = (
+        HERE.read_bytes() + (HERE.parent.parent / "sunlog" / "engine" / "board.py").read_bytes()
+    )
     key = hashlib.sha256(source + f"{games}/{pool}".encode()).hexdigest()[:12]
     path = folder / f"bench-{games}-games-{key}.sun"
     if path.exists():
@@ -150,6 +159,48 @@ def peak_memory(path: Path, limit: int) -> dict[str, float]:
     return dict(json.loads(out.splitlines()[-1]))
 
 
+def convert_costs(path: Path, limit: int) -> dict[str, float]:
+    """CPU µs a move of ``convert``'s work on the first ``limit`` games, streamed one game
+    at a time as ``convert`` does (reading, JSON, JSON Lines text), best of three: the JSON
+    as written (``--no-check``), the resolved JSON (the default), and with ``--positions``
+    (on the first 50 games); and reading alone."""
+    from sunlog.cli.reports import dumps
+    from sunlog.notation.jsonio import game_to_json, resolved_game_json
+    from sunlog.notation.resolve import resolve
+
+    def best(work: Callable[[], object]) -> float:
+        times = []
+        for _ in range(3):
+            cpu = time.process_time()
+            work()
+            times.append(time.process_time() - cpu)
+        return min(times)
+
+    moves = sum(len(g.moves) for g in stream(path, limit))
+    position_moves = sum(len(g.moves) for g in stream(path, 50))
+    read = best(lambda: sum(1 for _ in stream(path, limit)))
+    written = best(lambda: [len(dumps(game_to_json(g))) for g in stream(path, limit)])
+    resolved = best(
+        lambda: [
+            len(dumps(resolved_game_json(resolve(g), shared=True))) for g in stream(path, limit)
+        ]
+    )
+    positions = best(
+        lambda: [
+            len(dumps(resolved_game_json(resolve(g, positions=True), shared=True)))
+            for g in stream(path, 50)
+        ]
+    )
+    return {
+        "games": limit,
+        "moves": moves,
+        "read": read * 1e6 / moves,
+        "written": written * 1e6 / moves,
+        "resolved": resolved * 1e6 / moves,
+        "positions": positions * 1e6 / position_moves,
+    }
+
+
 def rates(moves: int, games: int, size_mb: float, seconds: float, cpu: float) -> str:
     """Throughput by the wall clock, and by CPU time (steadier on a shared machine)."""
     return (
@@ -193,6 +244,15 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"parse + replay:  {n} games, {replayed} moves: "
         f"{rates(replayed, n, size_mb, seconds, cpu)}; invalid games: {invalid}"
+    )
+
+    limit = min(games, CONVERT_GAMES_SHORT if args.short else CONVERT_GAMES)
+    c = convert_costs(path, limit)
+    print(
+        f"convert, {int(c['games'])} games, {int(c['moves'])} moves, CPU µs a move "
+        f"(reading alone {c['read']:.2f}): JSON as written (--no-check) {c['written']:.2f}; "
+        f"resolved (the default) {c['resolved']:.2f}: {c['resolved'] / c['written']:.2f}x; "
+        f"with --positions {c['positions']:.1f}"
     )
 
     small = max(1, games // 10)

@@ -143,7 +143,7 @@ def test_every_kind_of_place_and_effect() -> None:
     seen: set[str] = set()
     for game in GENERATED:
         for move in resolve(game).moves:
-            effect = move.played.effect
+            effect = move
             if isinstance(effect, CardMoved):
                 src, dst = effect.source, effect.target
                 if isinstance(src, RaySpot) and src.open and src.depth and src.depth > 1:
@@ -179,7 +179,8 @@ def test_every_kind_of_place_and_effect() -> None:
 def test_status_is_written_only_where_it_changes() -> None:
     for game in GENERATED:
         resolved = resolve(game)
-        changes = [(i, m.status) for i, m in enumerate(resolved.moves) if m.status is not None]
+        changes = list(resolved.changes)
+        assert all(resolved.status_after(i) is s for i, s in changes)
         final = resolved.board.status()
         if final is Status.PLAYING:
             assert changes == []
@@ -466,7 +467,7 @@ def test_the_docs_snippet_counts_cards_from_the_open_ray(tmp_path: Path) -> None
     expected = 0
     for game in parse_games((SAMPLES / "club-night.sun").read_text()):
         for move in resolve(game).moves:
-            effect = move.played.effect
+            effect = move
             if isinstance(effect, CardMoved) and isinstance(effect.source, RaySpot):
                 expected += effect.source.open
     assert expected > 0

@@ -132,7 +132,7 @@ def _convert_into(out: Any, path: str, stdin: str | None, mode: _Mode) -> tuple[
             continue
         if mode.check:
             resolved = resolve(game, positions=mode.positions)
-            data = resolved_game_json(resolved)
+            data = resolved_game_json(resolved, shared=True)  # written out at once
             if resolved.error is not None:
                 invalid_games += 1
                 err(_rule_report(resolved.error, game.index, path, stdin))

@@ -22,7 +22,6 @@ from sunlog.engine.played import (
     CardMoved,
     CloudSpot,
     Dealt,
-    Effect,
     Gathered,
     KingsSpot,
     Opened,
@@ -449,7 +448,7 @@ class Board:
         return move
 
     def last_played(self) -> Played:
-        """What the last move pushed did, and its canonical form: where a card came from
+        """What the last move pushed did, with its canonical form: where a card came from
         (as the position was before it) and went to, what a deal or a gather dealt, the
         wind's row. Read from the undo record, so it costs no replay; ``IndexError`` when
         no move has been played."""
@@ -458,63 +457,108 @@ class Board:
         record = self._undo[-1]
         move = self.move_stack[-1]
         tag = record[0]
-        effect: Effect
         if tag == _CARD:
             return self._card_played(move, record[1], record[2], record[3])
         if tag == _DEAL:
             cards = tuple(record[1])
-            effect = Dealt(cards)
             canonical = Move.deal() if self._deck is not None else Move.deal(cards)
-        elif tag == _OPEN:
-            effect, canonical = Opened(self.opened), Move.open(self.opened)
-        elif tag == _GATHER:
+            return Dealt(canonical, cards)
+        if tag == _OPEN:
+            return Opened(Move.open(self.opened), self.opened)
+        if tag == _GATHER:
             _, n, cards, dealt, cloud = record[:5]
-            effect = Gathered(
+            return Gathered(
+                Move.gather(n),
                 n,
                 tuple(cards),
                 tuple((n + 1 + i, cards[i]) for i in range(dealt)),
                 len(self.clouds) if cloud else None,
                 tuple(cards[RAYS - n :]) if cloud else (),
             )
-            canonical = Move.gather(n)
-        else:
-            row = self.wind_row
-            assert row is not None
-            effect = WindBlown(tuple(row))
-            canonical = Move.wind(row)
-            if self.deal_number is not None:
-                collected = [c for cloud in record[1] for c in cloud]
-                collected += [c for ray in record[2] for c in ray]
-                if row == wind_row(self.deal_number, collected):
-                    canonical = Move.wind()
-        return Played(move, canonical, effect)
+        row = self.wind_row
+        assert row is not None
+        canonical = Move.wind(row)
+        if move.cards is None:  # the row the Deal tag derives
+            canonical = move
+        elif self.deal_number is not None:
+            collected = [c for cloud in record[1] for c in cloud]
+            collected += [c for ray in record[2] for c in ray]
+            if row == wind_row(self.deal_number, collected):
+                canonical = Move.wind()
+        return WindBlown(canonical, tuple(row))
 
     def _card_played(self, move: Move, src: list[Card], pos: int, dst: list[Card]) -> Played:
-        """:meth:`last_played` of a card move: the card is put back for a moment, so that
-        the canonical form is worked out on the position before the move."""
-        place, index = self._locate(src)
-        src.insert(pos, dst.pop())
-        try:
-            card = src[pos]
-            source = self._spot(place, index, pos, src)
-            if any(ray is dst for ray in self.rays):
-                target_enum, dst_index = Target.RAY, self._dst_index(Target.RAY, dst)
-                target: Spot = RaySpot(dst_index)
+        """:meth:`last_played` of a card move. The canonical form is worked out on the
+        position before the move: the card is put back for a moment, unless it was its
+        ray's outer card, which needs no looking (the commonest case, kept cheap)."""
+        place, index = self._source_of(move, src)
+        card = dst[-1]
+        source = self._spot(place, index, pos, src, 1)
+        suit = card // 13
+        found = self.foundations
+        target: Spot
+        if found[suit] is dst or found[suit + 4] is dst:
+            dst_index = suit if found[suit] is dst else suit + 4
+            if self._two_piles:
+                pile = 1 if dst_index < 4 else 2
+                target_enum = Target.ACES1 if pile == 1 else Target.ACES2
+                target = _ACES_SPOTS[suit][pile]
+            elif dst_index < 4:
+                target_enum, target = Target.ACES, _ACES_SPOTS[suit][1]
             else:
-                dst_index = self._dst_index(Target.ACES, dst)
-                suit = Suit(dst_index % 4)
-                if self._two_piles:
-                    pile = 1 if dst_index < 4 else 2
-                    target_enum = Target.ACES1 if pile == 1 else Target.ACES2
-                    target = AcesSpot(suit, pile)
-                elif dst_index < 4:
-                    target_enum, target = Target.ACES, AcesSpot(suit)
-                else:
-                    target_enum, target = Target.KINGS, KingsSpot(suit)
-            canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
-        finally:
-            dst.append(src.pop(pos))
-        return Played(move, canonical, CardMoved(card, source, target))
+                target_enum, target = Target.KINGS, _KINGS_SPOTS[suit]
+        else:
+            target_enum, dst_index = Target.RAY, self._dst_index(Target.RAY, dst)
+            target = _ray_spot(dst_index, None, False)
+        if place is Place.RAY and pos == len(src):  # the outer card: no position needed
+            canonical = self._outer_canonical(move, index, card, target_enum, dst_index)
+        else:
+            src.insert(pos, dst.pop())
+            try:
+                canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
+            finally:
+                dst.append(src.pop(pos))
+        if canonical is not move:
+            return CardMoved(canonical, card, source, target)
+        return _card_moved(move, card, source, target)
+
+    def _outer_canonical(self, move: Move, ray: int, card: Card, target: Target, dst: int) -> Move:
+        """The canonical form of a move that took ray ``ray``'s outer card: ``move``
+        itself when it is written so (most are: no new value then), else as
+        :meth:`_canonical` makes it."""
+        first_takes_it = target is Target.ACES2 and _fits_aces(self.foundations[dst - 4], card)
+        if target is Target.ACES1 or (target is Target.ACES2 and not first_takes_it):
+            target = Target.ACES  # A2 is written only where the first pile would take it too
+        target_ray = dst if target is Target.RAY else None
+        if (
+            move.index == ray
+            and move.card == card
+            and move.source is Place.RAY
+            and move.depth is None
+            and move.target is target
+            and move.target_ray == target_ray
+        ):
+            return move
+        return Move(MoveKind.CARD, ray, card, Place.RAY, None, None, target, target_ray)
+
+    def _source_of(self, move: Move, pile: list[Card]) -> tuple[Place, int]:
+        """The place and index of the pile a card move took its card from: where the move
+        names it, checked by identity, else found by :meth:`_locate`."""
+        n = move.index
+        if move.source is Place.RAY and n is not None and 0 < n <= RAYS:
+            if self.rays[n - 1] is pile:
+                return Place.RAY, n
+        elif move.source is Place.CLOUD and n is not None and 0 < n <= len(self.clouds):
+            if self.clouds[n - 1] is pile:
+                return Place.CLOUD, n
+        elif move.source is Place.WIND and pile is self.wind_row:
+            return Place.WIND, 0
+        elif move.source is Place.ACES or move.source is Place.KINGS:
+            base = 0 if move.source is Place.ACES else 4
+            for i in range(base, base + 4):
+                if self.foundations[i] is pile:
+                    return move.source, i
+        return self._locate(pile)
 
     def _locate(self, pile: list[Card]) -> tuple[Place, int]:
         """The place and index (as a reading has them) of a pile, found by identity."""
@@ -529,17 +573,22 @@ class Board:
         i = next(i for i, p in enumerate(self.foundations) if p is pile)
         return (Place.ACES if i < 4 else Place.KINGS), i
 
-    def _spot(self, place: Place, index: int, pos: int, pile: list[Card]) -> Spot:
-        """The spot of the card at ``pos`` of a pile, as the position stands."""
+    def _spot(self, place: Place, index: int, pos: int, pile: list[Card], taken: int = 0) -> Spot:
+        """The spot of the card at ``pos`` of a pile, as the position stands, or as it stood
+        before ``taken`` (0 or 1) cards were taken from it."""
         if place is Place.RAY:
-            return RaySpot(index, len(pile) - pos, index == self.open_ray)
+            return _ray_spot(index, len(pile) + taken - pos, index == self.open_ray)
         if place is Place.CLOUD:
-            return CloudSpot(index, End.LEFT if pos == 0 else End.RIGHT)
+            key = (index, pos == 0)
+            spot = _CLOUD_SPOTS.get(key)
+            if spot is None:
+                spot = _CLOUD_SPOTS[key] = CloudSpot(index, End.LEFT if pos == 0 else End.RIGHT)
+            return spot
         if place is Place.WIND:
-            return WindSpot(End.LEFT if pos == 0 else End.RIGHT)
+            return _WIND_SPOTS[pos == 0]
         if place is Place.ACES:
-            return AcesSpot(Suit(index % 4), 1 if index < 4 else 2)
-        return KingsSpot(Suit(index % 4))
+            return _ACES_SPOTS[index % 4][1 if index < 4 else 2]
+        return _KINGS_SPOTS[index % 4]
 
     def playable(self) -> list[tuple[Card, Spot]]:
         """Every playable card with its spot, once per distinct result: the outer card of
@@ -1077,6 +1126,42 @@ class Board:
     def __repr__(self) -> str:
         deal = f", deal={self.deal_number}" if self.deal_number is not None else ""
         return f"<Board {self.variant.value}{deal} after {self.move_count} moves>"
+
+
+# The spots of last_played and playable, made once each (a log repeats them).
+_ACES_SPOTS = tuple({1: AcesSpot(suit, 1), 2: AcesSpot(suit, 2)} for suit in Suit)
+_KINGS_SPOTS = tuple(KingsSpot(suit) for suit in Suit)
+_WIND_SPOTS = {True: WindSpot(End.LEFT), False: WindSpot(End.RIGHT)}
+_CLOUD_SPOTS: dict[tuple[int, bool], CloudSpot] = {}
+_RAY_SPOTS: dict[tuple[int, int | None, bool], RaySpot] = {}
+# CardMoved values of moves written canonically, by the identity of move and spots (each
+# entry holds them, so that no id is reused while it is there).
+_CARD_MOVES: dict[tuple[int, int, int], tuple[Move, Spot, Spot, CardMoved]] = {}
+
+
+def _card_moved(move: Move, card: Card, source: Spot, target: Spot) -> CardMoved:
+    """The CardMoved of a move written canonically (``move`` is its own canonical form):
+    the same token of a log is the same Move value (the reader makes each once), so the
+    value is often made already."""
+    key = (id(move), id(source), id(target))
+    entry = _CARD_MOVES.get(key)
+    if entry is not None and entry[0] is move and entry[1] is source and entry[2] is target:
+        return entry[3]
+    played = CardMoved(move, card, source, target)
+    if len(_CARD_MOVES) >= 50_000:
+        _CARD_MOVES.clear()
+    _CARD_MOVES[key] = (move, source, target, played)
+    return played
+
+
+def _ray_spot(ray: int, depth: int | None, is_open: bool) -> RaySpot:
+    key = (ray, depth, is_open)
+    spot = _RAY_SPOTS.get(key)
+    if spot is None:
+        if len(_RAY_SPOTS) > 10_000:  # depths stay below 104: this never fills
+            _RAY_SPOTS.clear()
+        spot = _RAY_SPOTS[key] = RaySpot(ray, depth, is_open)
+    return spot
 
 
 def _card_names(cards: Sequence[Card]) -> list[str]:

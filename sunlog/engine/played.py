@@ -1,11 +1,11 @@
 """What a move did, as values a program can use without knowing the rules.
 
-:meth:`Board.last_played <sunlog.engine.board.Board.last_played>` gives a :class:`Played`
-for the move just pushed: its canonical form and its effect, a :class:`CardMoved` (where
-the card came from and went to, as :data:`Spot` values), :class:`Dealt`, :class:`Opened`,
-:class:`Gathered` or :class:`WindBlown`. :meth:`Board.playable` lists the playable cards
-with their spots. The engine knows nothing of JSON: :mod:`sunlog.notation.jsonio` writes
-these values out.
+:meth:`Board.last_played <sunlog.engine.board.Board.last_played>` gives what the
+move just pushed did (a :data:`Played`): a :class:`CardMoved` (where the card came from
+and went to, as :data:`Spot` values), :class:`Dealt`, :class:`Opened`, :class:`Gathered`
+or :class:`WindBlown`, each with the move's canonical form. :meth:`Board.playable` lists
+the playable cards with their spots. The engine knows nothing of JSON:
+:mod:`sunlog.notation.jsonio` writes these values out.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ __all__ = [
     "CardMoved",
     "CloudSpot",
     "Dealt",
-    "Effect",
     "Gathered",
     "KingsSpot",
     "Opened",
@@ -81,6 +80,7 @@ class CardMoved:
     """A card move: the card, the spot it left (as the position was before the move) and
     the spot it went to."""
 
+    canonical: Move
     card: Card
     source: Spot
     target: Spot
@@ -90,6 +90,7 @@ class CardMoved:
 class Dealt:
     """A stage-1 deal: the 13 cards dealt, ray 1 first."""
 
+    canonical: Move
     cards: tuple[Card, ...]
 
 
@@ -97,6 +98,7 @@ class Dealt:
 class Opened:
     """Stage 2: ray ``ray`` became the open ray."""
 
+    canonical: Move
     ray: int
 
 
@@ -106,6 +108,7 @@ class Gathered:
     (ray, card) pairs of ``dealt``, the rest laid as cloud number ``cloud`` (``None``: no
     cloud was made) holding ``cloud_cards`` left to right."""
 
+    canonical: Move
     ray: int
     cards: tuple[Card, ...]
     dealt: tuple[tuple[int, Card], ...]
@@ -117,18 +120,10 @@ class Gathered:
 class WindBlown:
     """The wind: the row laid, left to right."""
 
+    canonical: Move
     row: tuple[Card, ...]
 
 
-#: What one move did.
-Effect = CardMoved | Dealt | Opened | Gathered | WindBlown
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A move just played: as pushed, in canonical form (what ``fmt`` writes), and what it
-    did."""
-
-    move: Move
-    canonical: Move
-    effect: Effect
+#: What one move did: each kind holds the move's canonical form (``canonical``, what
+#: ``fmt`` writes) and its effect.
+Played = CardMoved | Dealt | Opened | Gathered | WindBlown

@@ -37,7 +37,7 @@ from sunlog.engine.played import (
 )
 from sunlog.notation.errors import LogSyntaxError
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
-from sunlog.notation.resolve import ResolvedGame, ResolvedMove
+from sunlog.notation.resolve import ResolvedGame
 
 __all__ = [
     "FORMAT",
@@ -113,7 +113,38 @@ def game_to_json(game: Game) -> dict[str, Any]:
 
 
 _SUITS = "SHDC"
-_SPOTS: dict[Spot, dict[str, Any]] = {}
+# What a spot and a move's canonical text are as JSON, made once each: a log repeats them
+# (the engine makes each spot once, and a reader each move token once). Looked up by
+# identity, which is cheap; the entry keeps its key alive, so an id is never reused while
+# it is in the table.
+_SPOTS: dict[int, tuple[Spot, dict[str, Any]]] = {}
+_TEXTS: dict[int, tuple[Move, str]] = {}
+_FRAGMENTS: dict[int, tuple[CardMoved, dict[str, Any]]] = {}
+_CACHE_MAX = 50_000
+
+
+def _spot_object(spot: Spot) -> dict[str, Any]:
+    """The JSON object of a spot, shared between the moves that have it (not to be changed)."""
+    entry = _SPOTS.get(id(spot))
+    if entry is not None and entry[0] is spot:
+        return entry[1]
+    data: dict[str, Any]
+    if isinstance(spot, RaySpot):
+        data = {"place": "ray", "ray": spot.ray}
+        if spot.depth is not None:
+            data.update(depth=spot.depth, open=spot.open)
+    elif isinstance(spot, CloudSpot):
+        data = {"place": "cloud", "cloud": spot.cloud, "end": spot.end.value}
+    elif isinstance(spot, AcesSpot):
+        data = {"place": "aces", "suit": _SUITS[spot.suit], "pile": spot.pile}
+    elif isinstance(spot, KingsSpot):
+        data = {"place": "kings", "suit": _SUITS[spot.suit]}
+    else:
+        data = {"place": "wind", "end": spot.end.value}
+    if len(_SPOTS) >= _CACHE_MAX:
+        _SPOTS.clear()
+    _SPOTS[id(spot)] = (spot, data)
+    return data
 
 
 def spot_json(spot: Spot) -> dict[str, Any]:
@@ -121,69 +152,78 @@ def spot_json(spot: Spot) -> dict[str, Any]:
     ``{"place": "cloud", "cloud": 2, "end": "L"}``, ``{"place": "wind", "end": "R"}``,
     ``{"place": "aces", "suit": "S", "pile": 1}``, ``{"place": "kings", "suit": "S"}``, or
     ``{"place": "ray", "ray": 3}`` for an empty ray a ``sun-3`` card is parked on."""
-    cached = _SPOTS.get(spot)
-    if cached is None:
-        if isinstance(spot, RaySpot):
-            cached = {"place": "ray", "ray": spot.ray}
-            if spot.depth is not None:
-                cached.update(depth=spot.depth, open=spot.open)
-        elif isinstance(spot, CloudSpot):
-            cached = {"place": "cloud", "cloud": spot.cloud, "end": spot.end.value}
-        elif isinstance(spot, AcesSpot):
-            cached = {"place": "aces", "suit": _SUITS[spot.suit], "pile": spot.pile}
-        elif isinstance(spot, KingsSpot):
-            cached = {"place": "kings", "suit": _SUITS[spot.suit]}
-        else:
-            cached = {"place": "wind", "end": spot.end.value}
-        if len(_SPOTS) < 4096:  # a few hundred spots exist: the cache stays small
-            _SPOTS[spot] = cached
-    return dict(cached)
+    return dict(_spot_object(spot))
 
 
 def _names(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def played_json(played: Played) -> dict[str, Any]:
-    """What a move did, as the resolved fields of its JSON object (docs/json.md)."""
-    effect = played.effect
-    data: dict[str, Any] = {"canonical": str(played.canonical)}
-    if isinstance(effect, CardMoved):
-        data["played"] = str(effect.card)
-        data["from"] = spot_json(effect.source)
-        data["to"] = spot_json(effect.target)
-    elif isinstance(effect, Dealt):
-        data["dealt"] = _names(effect.cards)
-    elif isinstance(effect, Gathered):
-        data["gathered"] = _names(effect.cards)
-        data["dealt_to"] = [{"ray": ray, "card": str(card)} for ray, card in effect.dealt]
+def _text(move: Move) -> str:
+    """``str(move)``, made once per move value held (see :data:`_TEXTS`)."""
+    entry = _TEXTS.get(id(move))
+    if entry is not None and entry[0] is move:
+        return entry[1]
+    if len(_TEXTS) >= _CACHE_MAX:
+        _TEXTS.clear()
+    text = str(move)
+    _TEXTS[id(move)] = (move, text)
+    return text
+
+
+def played_json(played: Played, *, shared: bool = False) -> dict[str, Any]:
+    """What a move did, as the resolved fields of its JSON object (docs/json.md).
+
+    ``shared``: the objects made may be shared with other moves (a document written out
+    at once, as ``convert`` does, and not changed), which saves making them anew."""
+    if isinstance(played, CardMoved):
+        if shared:
+            entry = _FRAGMENTS.get(id(played))
+            if entry is not None and entry[0] is played:
+                return entry[1]
+        spot = _spot_object if shared else spot_json
+        data: dict[str, Any] = {
+            "canonical": _text(played.canonical),
+            "played": str(played.card),
+            "from": spot(played.source),
+            "to": spot(played.target),
+        }
+        if shared:
+            if len(_FRAGMENTS) >= _CACHE_MAX:
+                _FRAGMENTS.clear()
+            _FRAGMENTS[id(played)] = (played, data)
+        return data
+    data = {"canonical": _text(played.canonical)}
+    if isinstance(played, Dealt):
+        data["dealt"] = _names(played.cards)
+    elif isinstance(played, Gathered):
+        data["gathered"] = _names(played.cards)
+        data["dealt_to"] = [{"ray": ray, "card": str(card)} for ray, card in played.dealt]
         data["new_cloud"] = (
             None
-            if effect.cloud is None
-            else {"cloud": effect.cloud, "cards": _names(effect.cloud_cards)}
+            if played.cloud is None
+            else {"cloud": played.cloud, "cards": _names(played.cloud_cards)}
         )
-    elif isinstance(effect, WindBlown):
-        data["row"] = _names(effect.row)
+    elif isinstance(played, WindBlown):
+        data["row"] = _names(played.row)
     return data
 
 
-def _resolved_move_json(written: dict[str, Any], resolved: ResolvedMove) -> dict[str, Any]:
-    written.update(played_json(resolved.played))
-    if resolved.status is not None:
-        written["status"] = resolved.status.value
-    if resolved.position is not None:
-        written["position"] = resolved.position
-    return written
-
-
-def resolved_game_json(resolved: ResolvedGame) -> dict[str, Any]:
+def resolved_game_json(resolved: ResolvedGame, *, shared: bool = False) -> dict[str, Any]:
     """A game as :func:`game_to_json` writes it, each move replayed before any fault with
     its resolved fields beside the written ones, and the game's ``valid`` and ``error``
-    (the ``error`` object of ``check --json``); with positions, ``start_position`` too."""
+    (the ``error`` object of ``check --json``); with positions, ``start_position`` too.
+
+    ``shared``: place objects may be shared between moves (see :func:`played_json`)."""
     data = game_to_json(resolved.game)
     moves = data["moves"]
-    for i, move in enumerate(resolved.moves):
-        _resolved_move_json(moves[i], move)
+    for written, played in zip(moves, resolved.moves, strict=False):
+        written.update(played_json(played, shared=shared))
+    for index, status in resolved.changes:
+        moves[index]["status"] = status.value
+    if resolved.positions is not None:
+        for written, position in zip(moves, resolved.positions, strict=False):
+            written["position"] = position
     data["valid"] = resolved.valid
     data["error"] = None if resolved.error is None else resolved.error.to_json()
     if resolved.start is not None:
@@ -199,7 +239,7 @@ def position_actions(board: Board) -> dict[str, Any]:
     last = None
     if board.move_stack:
         played = board.last_played()
-        last = {"kind": played.move.kind.value, **played_json(played)}
+        last = {"kind": played.canonical.kind.value, **played_json(played)}
     return {
         "last_move": last,
         "playable": [{"card": str(c), "from": spot_json(s)} for c, s in board.playable()],
