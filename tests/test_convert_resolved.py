@@ -474,6 +474,19 @@ def test_the_docs_snippet_counts_cards_from_the_open_ray(tmp_path: Path) -> None
     assert done.stdout.split()[-1] == str(expected)
 
 
+def test_the_docs_library_example_runs(tmp_path: Path) -> None:
+    """docs/json.md's library example, on a copy of a sample called games.sun."""
+    text = (ROOT / "docs" / "json.md").read_text()
+    (example,) = re.findall(r"```python-example\n(.*?)```", text, re.S)
+    (tmp_path / "games.sun").write_text((SAMPLES / "club-night.sun").read_text())
+    done = subprocess.run(
+        [sys.executable, "-c", example], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    lines = [line.split() for line in done.stdout.splitlines()]
+    assert [(n, valid) for n, valid, _ in lines] == [("1", "True"), ("2", "True"), ("3", "True")]
+    assert any(int(deep) > 0 for *_, deep in lines)
+
+
 def test_the_docs_examples_are_what_convert_writes() -> None:
     """Each example of docs/json.md is the move its marker names, as convert writes it."""
     text = (ROOT / "docs" / "json.md").read_text()
