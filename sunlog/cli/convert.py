@@ -49,10 +49,11 @@ def convert(
 ) -> None:
     """Notation to JSON (--jsonl for JSON Lines), and JSON back to notation (--to sun).
 
-    The input's format comes from its name (.json, .jsonl) or, for stdin and other
-    names, from its first characters. JSON output replays each game and adds what each
-    move did (docs/json.md); an invalid game is still converted, with "valid": false and
-    its error, reported on stderr, and exit 1. --no-check skips the replay.
+    The input's format comes from its name (.json, .jsonl) or, for stdin and
+    other names, from its first characters. JSON output replays each game and
+    adds what each move did (docs/json.md). An invalid game is still converted,
+    with "valid": false and its error; it is reported on stderr, and exit 1.
+    --no-check skips the replay.
     """
     if jsonl and to is Format.sun:
         raise CliError("--jsonl writes JSON: it cannot go with --to sun")
