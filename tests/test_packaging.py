@@ -67,6 +67,8 @@ def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
     assert "sunlog/notation/resources.py" in names
     for schema_file in sorted((ROOT / "sunlog" / "schemas").glob("*.json")):
         assert f"sunlog/schemas/{schema_file.name}" in names
+    # The PEP 561 marker: type checkers read the package's own hints.
+    assert "sunlog/py.typed" in names
     # The top-level folders ship only inside the package, not beside it.
     assert not any(n.startswith(("grammar/", "tests/", "samples/")) for n in names)
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
-    pass
+    from sunlog.notation.game import Game
+    from sunlog.views.stepper import Stepper
 from sunlog.cli import common, inputs, reports
 from sunlog.cli.common import (
     AtOpt,
@@ -105,7 +106,7 @@ def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
         raise invalid(report)
 
 
-def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
+def _stepper(path: str, chosen: Game) -> tuple[Stepper, str | None]:
     """A stepper over the moves of a game up to its first fault, and that fault's report.
 
     Exits 1 at once when the tags are at fault: there is no position to show.

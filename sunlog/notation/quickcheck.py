@@ -33,7 +33,7 @@ class ValidGame(NamedTuple):
     """A game the quick lane found valid: its index in the file, its number of moves and
     its claimed result."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field, over tuple.index
     moves: int
     result: str
 
@@ -110,7 +110,7 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
         move = known(word) or _learn(word)
         if stage is not None:
             if move.__class__ is Card:
-                named.append(move)  # type: ignore[arg-type]
+                named.append(move)
                 continue
             if not _push_stage(push, stage, named):
                 return None

@@ -123,18 +123,18 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
         while pos < n:
             m = _LEXEME.match(line, pos)
             assert m is not None
-            kind = m.lastgroup
+            lexeme = m.lastgroup
             end = m.end()
-            if kind == "brace" and not m.group().endswith("}"):
+            if lexeme == "brace" and not m.group().endswith("}"):
                 in_brace = True
-            elif kind == "tag" and chunk.has_moves:
+            elif lexeme == "tag" and chunk.has_moves:
                 chunk.add(line[start:pos])
                 _check_size(chunk)
                 yield chunk
                 chunk, start, has_tags = _Chunk(line_no, pos + 1), pos, True  # this tag begins it
-            elif kind == "tag":
+            elif lexeme == "tag":
                 has_tags = True
-            elif kind == "word":
+            elif lexeme == "word":
                 if _RESULT_WORD.fullmatch(m.group()):
                     chunk.add(line[start:end])
                     chunk.has_moves = True
@@ -260,7 +260,7 @@ class GameText(NamedTuple):
     text: str
     line: int
     column: int
-    index: int
+    index: int  # type: ignore[assignment]  # a field, over tuple.index
 
 
 def game_texts(source: TextIO | Iterable[str]) -> Iterator[GameText]:
