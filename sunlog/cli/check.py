@@ -15,17 +15,21 @@ from sunlog.cli.common import INVALID, OK, USAGE, app, err, guarded
 from sunlog.cli.inputs import STDIN, CliError
 
 
-@app.command()
+@app.command(epilog="Example: sunlog check samples/*.sun --json")
 @guarded
 def check(
     paths: Annotated[
         list[str],
         typer.Argument(
-            metavar="PATH...", help="Log files, directories (every *.sun below) or - for stdin."
+            metavar="PATH", help="Log files, directories (every *.sun below) or - for stdin."
         ),
     ],
     json_out: Annotated[
-        bool, typer.Option("--json", help="One JSON object per game per line (SPEC 7).")
+        bool,
+        typer.Option(
+            "--json",
+            help="One JSON object a game, a line: path, game, valid, moves, result, error.",
+        ),
     ] = False,
     verbose: Annotated[
         bool,

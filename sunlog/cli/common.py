@@ -17,14 +17,16 @@ from sunlog.notation.errors import LogError
 if TYPE_CHECKING:
     from sunlog.notation.game import Game
     from sunlog.notation.replay import Replay
-from sunlog.cli import inputs, outputs, reports
+from sunlog.cli import helptext, inputs, outputs, reports
 from sunlog.cli.inputs import STDIN, CliError
 
-app = typer.Typer(
+app = helptext.App(
     name="sunlog",
-    help="Check, show, replay and convert logs (.sun files) of the patience game Sun.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=helptext.Group,
+    rich_markup_mode=helptext.MARKUP_MODE,
+    epilog="Example: sunlog check samples/*.sun",
 )
 
 

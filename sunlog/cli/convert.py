@@ -23,13 +23,17 @@ class Format(StrEnum):
     json = "json"
 
 
-@app.command()
+@app.command(epilog="Example: sunlog convert samples/won-sun.sun -o won.json")
 @guarded
 def convert(
     path: PathArg,
     to: Annotated[
         Format | None,
-        typer.Option("--to", help="sun or json (default: the other one of the input's format)."),
+        typer.Option(
+            "--to",
+            metavar="FORMAT",
+            help="sun or json (default: the other one of the input's format).",
+        ),
     ] = None,
     jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines: one game per line.")] = False,
     output: Annotated[
@@ -110,13 +114,13 @@ def _convert_into(
     return faults
 
 
-@app.command()
+@app.command(epilog="Example: sunlog fmt --check samples/*.sun")
 @guarded
 def fmt(
     paths: Annotated[
         list[str],
         typer.Argument(
-            metavar="PATH...", help="Log files, directories (every *.sun below) or - for stdin."
+            metavar="PATH", help="Log files, directories (every *.sun below) or - for stdin."
         ),
     ],
     in_place: Annotated[

@@ -28,14 +28,14 @@ from sunlog.cli.common import (
 )
 
 
-@app.command()
+@app.command(epilog="Example: sunlog show samples/won-sun.sun --at 60")
 @guarded
 def show(
     path: PathArg,
     game: GameOpt = 1,
     at: AtOpt = None,
     json_out: Annotated[
-        bool, typer.Option("--json", help="Print the position object (SPEC 6).")
+        bool, typer.Option("--json", help="Print the position as one JSON object.")
     ] = False,
 ) -> None:
     """Print the board after N moves (default: all); --json prints the position object."""
@@ -58,7 +58,7 @@ def show(
         typer.echo(board_text(board, last_move=last), nl=False)
 
 
-@app.command()
+@app.command(epilog="Example: sunlog moves samples/won-sun.sun -n 60")
 @guarded
 def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     """List the legal moves at a position, canonical notation, one a line."""
@@ -70,7 +70,7 @@ def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
         err(f"sunlog: also legal: {note}")
 
 
-@app.command()
+@app.command(epilog="Example: sunlog replay samples/club-night.sun --game 2")
 @guarded
 def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     """Step through a game on a terminal; without one, print each position in turn.
@@ -141,7 +141,7 @@ def _stepper(path: str, chosen: Game) -> tuple[Stepper, str | None]:
     return stepper, report
 
 
-@app.command()
+@app.command(epilog="Example: sunlog render samples/won-sun.sun -n 60 -o board.svg")
 @guarded
 def render(
     path: PathArg,
@@ -162,7 +162,7 @@ def render(
     write_output(board_svg(replayed.board, last_move=last, size=size), output, [path])
 
 
-@app.command()
+@app.command(epilog="Example: sunlog html samples/won-sun.sun -o won.html")
 @guarded
 def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
     """Write a game as one self-contained HTML page that replays it (no network needed)."""
