@@ -80,6 +80,10 @@ def check_games(source: TextIO | Iterable[str]) -> Iterator[ValidGame | Game]:
 def quick_check(text: str, index: int = 1) -> ValidGame | None:
     """One game's text as a :class:`ValidGame` when the quick lane finds it valid, else ``None``."""
     if "{" in text or ";" in text:  # each comment becomes the word {}, which moves skip
+        if text.rfind("{") > text.rfind("}"):
+            # A "{" that nothing closes (an unclosed comment, or one in a tag value): the
+            # lexer's turn. The regex would try each such "{" to the end: seconds on many.
+            return None
         text = _COMMENT.sub(_blank_comment, text)
     if _ODD_SPACE.search(text):
         return None
