@@ -56,6 +56,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return wheels[0]
 
 
+@pytest.mark.slow  # builds a wheel (and a venv): seconds, not milliseconds
 def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
@@ -73,6 +74,7 @@ def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
     assert not any(n.startswith(("grammar/", "tests/", "samples/")) for n in names)
 
 
+@pytest.mark.slow  # builds a wheel (and a venv): seconds, not milliseconds
 def test_installed_wheel_runs_outside_the_repository(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     created = _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)])
