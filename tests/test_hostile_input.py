@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 import sunlog.cli.inputs as cliutil
@@ -166,6 +168,23 @@ def test_bad_standard_input_gives_a_one_line_cause() -> None:
             assert result.exit_code in (1, 2), (command, data[:10], result.stderr)
             stream = "stdout" if command == ["check"] and result.stdout else "stderr"
             assert_one_line_cause(result, Path("-"), stream)
+
+
+@pytest.mark.parametrize("head", ["", '[Deal "1"]\ndeal '], ids=["alone", "in a game"])
+def test_a_line_of_unclosed_braces_is_read_at_once(head: str, tmp_path: Path) -> None:
+    """The longest line there may be, of "{" that nothing closes: the splitter and the
+    quick lane once tried each "{" to the line's end (minutes for this line)."""
+    path = tmp_path / "braces.sun"
+    path.write_text(head + "{" * (notation.MAX_LINE_CHARS - len(head) - 1) + "\n")
+    for command in (["check"], ["show"]):
+        result = run(*command, path)
+        assert result.exit_code == 1
+        assert_one_line_cause(result, path, "stdout" if command == ["check"] else "stderr")
+
+
+@given(st.text(alphabet="{};\n\r a", max_size=16))
+def test_the_splitters_comment_blanking_is_its_regex(line: str) -> None:
+    assert notation._without_comments(line) == notation._COMMENT.sub(" ", line)
 
 
 # ------------------------------------------------------------------ not UTF-8

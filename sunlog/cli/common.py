@@ -8,22 +8,25 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
-    pass
-from sunlog.cli import inputs, outputs, reports
+    from sunlog.notation.game import Game
+    from sunlog.notation.replay import Replay
+from sunlog.cli import helptext, inputs, outputs, reports
 from sunlog.cli.inputs import STDIN, CliError
 
-app = typer.Typer(
+app = helptext.App(
     name="sunlog",
-    help="Check, show, replay and convert logs (.sun files) of the patience game Sun.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=helptext.Group,
+    rich_markup_mode=helptext.MARKUP_MODE,
+    epilog="Example: sunlog check samples/*.sun",
 )
 
 
@@ -34,7 +37,8 @@ OK, INVALID, USAGE = 0, 1, 2
 LAST_DEAL = (1 << 64) - 1
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 PathArg = Annotated[str, typer.Argument(metavar="PATH", help="A log file, or - for stdin.")]
@@ -91,11 +95,11 @@ def err(text: str) -> None:
     typer.echo(text, err=True)
 
 
-def guarded(command: F) -> F:
+def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """Run a command, turning our errors and I/O errors into a message and an exit code."""
 
     @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except CliError as exc:
@@ -111,7 +115,7 @@ def guarded(command: F) -> F:
             err(f"sunlog: {exc}")
             raise typer.Exit(USAGE) from None
 
-    return run  # type: ignore[return-value]
+    return run
 
 
 def _not_a_log(exc: LogError) -> str:
@@ -146,13 +150,13 @@ def invalid(report: str) -> typer.Exit:
     return typer.Exit(INVALID)
 
 
-def load(path: str, game: int, at: int | None, *, canonical: bool = False) -> Any:
+def load(path: str, game: int, at: int | None, *, canonical: bool = False) -> tuple[Game, Replay]:
     """The chosen game and its replay up to ``at``; exits 1 with the report if it breaks."""
     chosen = read_game(path, game)
     return chosen, checked(path, chosen, at, canonical=canonical)
 
 
-def checked(path: str, chosen: Any, at: int | None, *, canonical: bool = False) -> Any:
+def checked(path: str, chosen: Game, at: int | None, *, canonical: bool = False) -> Replay:
     """The replay of a game up to ``at``; exits 1 with the report if it breaks first."""
     replayed = inputs.position_at(chosen, at, path, canonical=canonical)
     if replayed.error is not None:
@@ -168,12 +172,13 @@ def stdin_cache(path: str) -> str | None:
     return inputs.stdin_text(path)
 
 
-def read_game(path: str, index: int) -> Any:
+def read_game(path: str, index: int) -> Game:
     """The chosen game of a path (standard input is read whole, once)."""
     return inputs.load_game(path, index)
 
 
-def with_path(path: str, load: Callable[[], Any]) -> Any:
+def with_path(path: str, load: Callable[[], R]) -> R:
+    """What ``load`` returns; a :class:`LogError` it raises is given ``path`` first."""
     try:
         return load()
     except LogError as exc:

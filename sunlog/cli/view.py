@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
-    pass
+    from sunlog.notation.game import Game
+    from sunlog.views.stepper import Stepper
 from sunlog.cli import common, inputs, reports
 from sunlog.cli.common import (
     AtOpt,
@@ -27,14 +28,14 @@ from sunlog.cli.common import (
 )
 
 
-@app.command()
+@app.command(epilog="Example: sunlog show samples/won-sun.sun --at 60")
 @guarded
 def show(
     path: PathArg,
     game: GameOpt = 1,
     at: AtOpt = None,
     json_out: Annotated[
-        bool, typer.Option("--json", help="Print the position object (SPEC 6).")
+        bool, typer.Option("--json", help="Print the position as one JSON object.")
     ] = False,
 ) -> None:
     """Print the board after N moves (default: all); --json prints the position object."""
@@ -57,7 +58,7 @@ def show(
         typer.echo(board_text(board, last_move=last), nl=False)
 
 
-@app.command()
+@app.command(epilog="Example: sunlog moves samples/won-sun.sun -n 60")
 @guarded
 def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     """List the legal moves at a position, canonical notation, one a line."""
@@ -69,7 +70,7 @@ def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
         err(f"sunlog: also legal: {note}")
 
 
-@app.command()
+@app.command(epilog="Example: sunlog replay samples/club-night.sun --game 2")
 @guarded
 def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     """Step through a game on a terminal; without one, print each position in turn.
@@ -105,7 +106,7 @@ def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
         raise invalid(report)
 
 
-def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
+def _stepper(path: str, chosen: Game) -> tuple[Stepper, str | None]:
     """A stepper over the moves of a game up to its first fault, and that fault's report.
 
     Exits 1 at once when the tags are at fault: there is no position to show.
@@ -140,7 +141,7 @@ def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
     return stepper, report
 
 
-@app.command()
+@app.command(epilog="Example: sunlog render samples/won-sun.sun -n 60 -o board.svg")
 @guarded
 def render(
     path: PathArg,
@@ -161,7 +162,7 @@ def render(
     write_output(board_svg(replayed.board, last_move=last, size=size), output, [path])
 
 
-@app.command()
+@app.command(epilog="Example: sunlog html samples/won-sun.sun -o won.html")
 @guarded
 def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
     """Write a game as one self-contained HTML page that replays it (no network needed)."""
