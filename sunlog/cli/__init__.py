@@ -6,8 +6,9 @@ printed as ``sunlog: <path>: <cause>`` on standard error, never as a traceback.
 One module a job: :mod:`~sunlog.cli.check`; :mod:`~sunlog.cli.view` (show, moves, replay,
 render, html); :mod:`~sunlog.cli.convert` (convert, fmt); :mod:`~sunlog.cli.play` (play,
 stats, solve, analyze); :mod:`~sunlog.cli.record` (record). They share
-:mod:`~sunlog.cli.common` (the app, its options, the guard), :mod:`~sunlog.cli.inputs` (reading), :mod:`~sunlog.cli.reports` (printing) and
-:mod:`~sunlog.cli.outputs` (writing). The CLI imports every other part; nothing imports it.
+:mod:`~sunlog.cli.common` (the app, its options, the guard), :mod:`~sunlog.cli.inputs`
+(reading), :mod:`~sunlog.cli.reports` (printing) and :mod:`~sunlog.cli.outputs`
+(writing). The CLI imports every other part; nothing imports it.
 """
 
 from __future__ import annotations
