@@ -343,3 +343,10 @@ def test_a_false_result_shows_the_final_position_and_the_error() -> None:
     total = len(parse_games(path.read_text())[0].moves)
     assert f"move {total}: " in result.stdout
     assert "the log says" in result.stderr
+
+
+def test_moves_of_a_game_with_a_deal_number_does_not_ask_for_the_cards() -> None:
+    result = run("moves", WON, "--at", "3")
+    assert result.exit_code == 0
+    assert "deal" in result.stdout.split()
+    assert "the deck is not known" not in result.stderr

@@ -47,7 +47,8 @@ class SessionError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Played:
     """What one typed line gave: the moves accepted (maybe none), the text they added to
-    the log, and the fault that refused the rest of the line, if any.
+    the log (a line of comments only is written too), and the fault that refused the rest
+    of the line, if any.
 
     The fault's ``column`` counts in the typed line (1-based), ``line`` is ``None``.
     """
@@ -163,7 +164,7 @@ class Session:
         before = len(self.moves)
         candidate = self.text + typed + "\n"
         games = _read(candidate)
-        if len(games) != 1 or games[0].result is not None:
+        if len(games) != 1 or games[0].result is not None or games[0].tags != self.game.tags:
             return Played((), "", self._refuse_result(typed, before))
         game = games[0]
         result = replay(game, canonical=canonical)
@@ -172,12 +173,16 @@ class Session:
         if error is not None:
             error = self._in_typed(error, candidate, len(self.text))
         if not accepted:
+            if error is None:  # comments only: they join the last move (or the start)
+                self._update(candidate)
+                return Played((), typed)
             return Played((), "", error)
         if canonical:
             assert result.canonical is not None
             written = _canonical_text(accepted, result.canonical[before:])
-        elif error is None:
-            written = typed
+        elif error is None:  # the whole line, as typed: the log just read is the new one
+            self.text, self.game, self.board = candidate, game, result.board
+            return Played(accepted, typed)
         else:
             starts = _line_starts(candidate)
             last = accepted[-1]
