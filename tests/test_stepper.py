@@ -234,7 +234,7 @@ def run(keys: list[str], *, at: int = 0, color: bool = False) -> tuple[Stepper, 
         console = Console(file=io.StringIO(), width=100, height=60)  # tall: the full layout
     final = run_interactive(stepper, console, read_key=read)
     assert final == stepper.index
-    return stepper, seen, console.file.getvalue()
+    return stepper, seen, console.file.getvalue()  # type: ignore[attr-defined]
 
 
 def test_keys_move_through_the_game() -> None:
