@@ -35,6 +35,10 @@ COMMANDS = {
 }
 
 
+#: A terminal with fewer lines than this shows the compact board (the full one takes 30).
+TALL = 36
+
+
 class LogFile:
     """FILE as the session wants it: grown by appends, rewritten atomically to shrink.
 
@@ -211,9 +215,17 @@ class _Shell:
         if self.interactive:
             from rich.console import Console
 
-            from sunlog.views.terminal import print_board
+            from sunlog.views.terminal import board_compact, print_board, use_color
 
-            print_board(Console(), board, last_move=last, title=self.log.path)
+            console = Console()
+            width, height = console.size
+            if height < TALL or width < 80:  # the board, its moves and the prompt in view
+                title = f"{self.log.path}, move {len(self.session.moves)}"
+                console.print(
+                    board_compact(board, title=title, color=use_color(console), width=width)
+                )
+            else:
+                print_board(console, board, last_move=last, title=self.log.path)
         else:
             from sunlog.views.terminal import board_text
 
