@@ -149,6 +149,9 @@ def record(
         raise CliError(str(exc), path=path) from None
     except OSError as exc:
         raise os_error(exc, path) from None
+    except KeyboardInterrupt:  # not at the prompt (there it quits): FILE is valid as it is
+        err(f"sunlog: {path}: interrupted; it holds every move accepted")
+        raise typer.Exit(common.USAGE) from None
     if refused and not shell.interactive:
         raise typer.Exit(common.INVALID)
 
