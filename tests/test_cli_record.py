@@ -243,3 +243,18 @@ def test_record_on_a_terminal_survives_sigkill(tmp_path: Path) -> None:
     child.close()
     assert moves_of(log) == ["deal", "r1:AC>A", "r9:AS>A", "r2:2S>A"]
     assert log.read_text().endswith("r2:2S>A\n*\n")
+
+
+def test_a_file_in_a_missing_directory_is_an_io_error_naming_it(tmp_path: Path) -> None:
+    log = tmp_path / "nowhere" / "game.sun"
+    result = run("record", log, input="deal\n")
+    assert result.exit_code == 2
+    assert result.stderr == f"sunlog: {log}: no such file or directory\n"
+
+
+def test_a_file_with_crlf_line_ends_is_continued(tmp_path: Path) -> None:
+    log = tmp_path / "game.sun"
+    log.write_bytes(f'[Deal "{DEAL}"]\r\ndeal\r\n*\r\n'.encode())
+    assert run("record", log, input="r1:AC>A\n").exit_code == 0
+    assert log.read_bytes() == f'[Deal "{DEAL}"]\r\ndeal\r\nr1:AC>A\n*\n'.encode()
+    assert moves_of(log) == ["deal", "r1:AC>A"]

@@ -130,14 +130,15 @@ def record(
         bool, typer.Option("--canonical", help="Write moves in canonical form, not as typed.")
     ] = False,
 ) -> None:
-    """Record a game as it is played: each move is checked, then written to FILE at once.
+    """Record a game as it is played: each move is checked, then written to FILE.
 
-    Without --deal, a game with real cards: each deal names its 13 cards. An existing
-    FILE is read and the game goes on from its last move. Type moves in the notation
-    (several on a line if you like), or undo, moves, board, help, quit. FILE is a valid
-    log after every accepted move; it ends with its result once the game is won or
-    lost, and with * on quit (docs/recording.md). Exit 1 when a line read off a
-    terminal was refused.
+    Without --deal, a game with real cards: each deal names its 13 cards.
+    An existing FILE is read, and the game goes on from its last move.
+    Type moves in the notation (several on a line if you like), or undo,
+    moves, board, help, quit. FILE is a valid log after every accepted
+    move; it ends with won or lost when the game does, and with * on quit
+    (docs/recording.md). Off a terminal, moves are read from stdin, and
+    the exit code is 1 when a line was refused.
     """
     from sunlog.notation.session import SessionError
 
@@ -169,7 +170,10 @@ def _open(path: str, deal: int | None, variant: str | None) -> tuple[Session, Lo
     if text is None or not text:
         session = Session.new(kind or Variant.SUN, deal)
         log = LogFile(path, text)
-        log.sync(session.text)
+        try:
+            log.sync(session.text)
+        except OSError as exc:
+            raise os_error(exc, path) from None
         return session, log
     try:
         session = Session(text)
@@ -193,7 +197,10 @@ def _open(path: str, deal: int | None, variant: str | None) -> tuple[Session, Lo
         )
         raise CliError(f"the log is {what}, not deal {deal}: drop --deal", path=path)
     log = LogFile(path, text.removeprefix("\ufeff"))
-    log.sync(session.text)
+    try:
+        log.sync(session.text)
+    except OSError as exc:
+        raise os_error(exc, path) from None
     return session, log
 
 
