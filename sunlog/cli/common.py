@@ -146,27 +146,33 @@ def invalid(report: str) -> typer.Exit:
     return typer.Exit(INVALID)
 
 
-def load(path: str, game: int, at: int | None, *, canonical: bool = False) -> Any:
-    """The chosen game and its replay up to ``at``, or up to its first fault.
+def load(
+    path: str, game: int, at: int | None, *, canonical: bool = False, to_fault: bool = False
+) -> Any:
+    """The chosen game and its replay up to ``at``; exits 1 with the report if it breaks.
 
-    A replay that stopped at a fault keeps its ``error``: the caller shows the position
-    before the fault, then :func:`fail_if_broken` prints the error and exits 1.
+    With ``to_fault``, a replay that stopped at a fault is returned with its ``error``:
+    the caller shows the position before the fault, then :func:`fail_if_broken` prints
+    the error and exits 1 (what the commands that look at a game do).
     """
     chosen = read_game(path, game)
-    return chosen, checked(path, chosen, at, canonical=canonical)
+    return chosen, checked(path, chosen, at, canonical=canonical, to_fault=to_fault)
 
 
-def checked(path: str, chosen: Any, at: int | None, *, canonical: bool = False) -> Any:
-    """The replay of a game up to ``at``, or up to its first fault when that comes first.
+def checked(
+    path: str, chosen: Any, at: int | None, *, canonical: bool = False, to_fault: bool = False
+) -> Any:
+    """The replay of a game up to ``at``; exits 1 with the report if it breaks first.
 
-    Exits 1 with the report at once when there is no position to show (the tags are at
-    fault); ``--at`` beyond the fault is a usage error (exit 2) that names the fault.
+    With ``to_fault``, the replay up to the first fault when that comes first: it exits
+    1 at once only when there is no position to show (the tags are at fault), and
+    ``--at`` beyond the fault is a usage error (exit 2) that names the fault.
     """
     replayed = inputs.position_at(chosen, at, path, canonical=canonical)
     error = replayed.error
     if error is None:
         return replayed
-    if not has_position(chosen, error, replayed.moves):
+    if not to_fault or not has_position(chosen, error, replayed.moves):
         raise invalid(error_text(path, chosen, error))
     if at is not None and at > replayed.moves:
         raise beyond_fault(path, chosen, error, at, replayed.moves)

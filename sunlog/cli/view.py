@@ -37,7 +37,7 @@ def show(
     ] = False,
 ) -> None:
     """Print the board after N moves (default: all); --json prints the position object."""
-    chosen, replayed = load(path, game, at)
+    chosen, replayed = load(path, game, at, to_fault=True)
     board = replayed.board
     if json_out:
         typer.echo(reports.dumps_pretty(board.to_json()))
@@ -62,7 +62,7 @@ def show(
 @guarded
 def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     """List the legal moves at a position, canonical notation, one a line."""
-    chosen, replayed = load(path, game, at)
+    chosen, replayed = load(path, game, at, to_fault=True)
     board = replayed.board
     for move in board.legal_moves():
         typer.echo(str(move))
@@ -154,7 +154,7 @@ def render(
     """Draw the board after N moves (default: all) as an SVG picture."""
     from sunlog.views.svg import board_svg
 
-    chosen, replayed = load(path, game, at, canonical=True)
+    chosen, replayed = load(path, game, at, canonical=True, to_fault=True)
     forms = replayed.canonical or ()
     last = forms[-1] if forms else None
     write_output(board_svg(replayed.board, last_move=last, size=size), output, [path])
@@ -168,7 +168,7 @@ def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
     from sunlog.notation.replay import new_board
     from sunlog.views.html import game_html
 
-    chosen, replayed = load(path, game, None)
+    chosen, replayed = load(path, game, None, to_fault=True)
     valid = chosen.moves[: replayed.moves]  # up to the first fault, if any
     entries = [(gm.move, gm.text, gm.annotation, gm.comments) for gm in valid]
     page = game_html(
