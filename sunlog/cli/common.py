@@ -150,21 +150,76 @@ def invalid(report: str) -> typer.Exit:
     return typer.Exit(INVALID)
 
 
-def load(path: str, game: int, at: int | None, *, canonical: bool = False) -> tuple[Game, Replay]:
-    """The chosen game and its replay up to ``at``; exits 1 with the report if it breaks."""
+def load(
+    path: str, game: int, at: int | None, *, canonical: bool = False, to_fault: bool = False
+) -> tuple[Game, Replay]:
+    """The chosen game and its replay up to ``at``; exits 1 with the report if it breaks.
+
+    With ``to_fault``, a replay that stopped at a fault is returned with its ``error``:
+    the caller shows the position before the fault, then :func:`fail_if_broken` prints
+    the error and exits 1 (what the commands that look at a game do).
+    """
     chosen = read_game(path, game)
-    return chosen, checked(path, chosen, at, canonical=canonical)
+    return chosen, checked(path, chosen, at, canonical=canonical, to_fault=to_fault)
 
 
-def checked(path: str, chosen: Game, at: int | None, *, canonical: bool = False) -> Replay:
-    """The replay of a game up to ``at``; exits 1 with the report if it breaks first."""
+def checked(
+    path: str, chosen: Game, at: int | None, *, canonical: bool = False, to_fault: bool = False
+) -> Replay:
+    """The replay of a game up to ``at``; exits 1 with the report if it breaks first.
+
+    With ``to_fault``, the replay up to the first fault when that comes first: it exits
+    1 at once only when there is no position to show (the tags are at fault), and
+    ``--at`` beyond the fault is a usage error (exit 2) that names the fault.
+    """
     replayed = inputs.position_at(chosen, at, path, canonical=canonical)
-    if replayed.error is not None:
-        source = None
-        if replayed.error.line is not None:
-            source = reports.source_line(path, replayed.error.line, text=stdin_cache(path))
-        raise invalid(reports.error_report(replayed.error, chosen.index, source))
+    error = replayed.error
+    if error is None:
+        return replayed
+    if not to_fault or not has_position(chosen, error, replayed.moves):
+        raise invalid(error_text(path, chosen, error))
+    if at is not None and at > replayed.moves:
+        raise beyond_fault(path, chosen, error, at, replayed.moves)
     return replayed
+
+
+def has_position(chosen: Game, error: LogError, moves: int) -> bool:
+    """Whether a game stopped by ``error`` after ``moves`` moves has a position to show:
+    not when its tags are at fault (no board, or a syntax error before any move)."""
+    from sunlog.notation.replay import new_board
+
+    if error.move is not None or moves:
+        return True
+    try:
+        new_board(chosen)
+    except LogError:
+        return False
+    return not (error is chosen.error and not chosen.moves)
+
+
+def beyond_fault(path: str, chosen: Game, error: LogError, at: int, moves: int) -> CliError:
+    """``--at N`` past a game's first fault: a usage error that says where the fault is."""
+    where = f"move {error.move}" if error.move is not None else "the end of the game"
+    return CliError(
+        f"--at {at} is beyond the first fault, at {where} (--at must be 0 to {moves}): "
+        f"{reports.error_heading(error, chosen.index)}",
+        path=None,
+    )
+
+
+def error_text(path: str, chosen: Game, error: LogError) -> str:
+    """A fault's report as ``check`` prints it: heading, source line and caret."""
+    error.path = path
+    source = None
+    if error.line is not None:
+        source = reports.source_line(path, error.line, text=stdin_cache(path))
+    return reports.error_report(error, chosen.index, source)
+
+
+def fail_if_broken(path: str, chosen: Game, replayed: Replay) -> None:
+    """After the position before a fault was shown: the fault's report, and exit 1."""
+    if replayed.error is not None:
+        raise invalid(error_text(path, chosen, replayed.error))
 
 
 def stdin_cache(path: str) -> str | None:
