@@ -58,6 +58,8 @@ def check(
             code = USAGE
             continue
         totals.add(item)
+        for warning in item.warnings:  # on stderr: the verdict and the JSON stay as they are
+            err(warning)
         if json_out:
             typer.echo(reports.dumps(item.to_json()))
         elif not item.valid or verbose:
