@@ -80,7 +80,8 @@ def test_no_playable_copy_says_what_is_playable() -> None:
     board = deal0()
     with pytest.raises(
         IllegalMoveError,
-        match="^no 5C is playable here: the playable cards are 6S 10S JS, 3H 4H 7H 8H 10H, AD 2D, 8C$",
+        match=r"^no 5C is playable here: the playable cards are "
+        r"6S 10S JS, 3H 4H 7H 8H 10H, AD 2D, 8C$",
     ):
         board.push_text("5C>A")
 

@@ -331,7 +331,7 @@ class _Before(NamedTuple):
 
         It is when it looks like a card (short, no ':' or '>') and the action takes cards:
         a deal naming fewer than 13 so far, a wind, a word with a comma; after a bare deal
-        or wind, when the deck is not known from the tags or a card follows the word."""
+        or wind, when the tags do not give the cards or a card follows the word."""
         if self.stage not in _NAMING or not _looks_like_card(word):
             return False
         if self.stage == "DEAL" and self.cards >= RAYS:
@@ -339,7 +339,13 @@ class _Before(NamedTuple):
         if self.cards or "," in word:
             return True
         known = "Deal" in self.tags or (self.stage == "DEAL" and "Deck" in self.tags)
-        return not known or _looks_like_card(next_word)
+        return not known or _CARD_RE.fullmatch(next_word) is not None
+
+    def takes_card(self, word: str) -> bool:
+        """Whether ``word``, a card, is one more card of the deal or wind before it."""
+        if self.stage not in _NAMING or not self.cards or not _CARD_RE.fullmatch(word):
+            return False
+        return self.stage == "WIND" or self.cards < RAYS
 
     def stage_text(self, text: str, pos: int, word: str) -> str:
         """The stage action as written up to and including ``word`` (spaces made single)."""
@@ -448,6 +454,8 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         else:
             message, in_move = _diagnose(clip(word), found, expected, previous, unexpected, before)
             cut = before.move_start(pos)
+            if unexpected == "ANNOTATION" and before.takes_card(word.rstrip("!?")):
+                cut = before.stage_start  # deal ... 7C!!!: the annotation is the deal's
             if cut != pos and before.number is None:  # open x: the move as written so far
                 shown = before.stage_text(text, pos, word)
     error = LogSyntaxError(
