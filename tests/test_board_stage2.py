@@ -119,8 +119,7 @@ def test_rays_are_opened_left_to_right(variant: str) -> None:
     with pytest.raises(IllegalMoveError) as same:
         board.push_text("open 2")
     assert str(same.value) == (
-        "open 2: ray 2 is open already, and rays are opened left to right: "
-        "open a ray from 3 to 13"
+        "open 2: ray 2 is open already, and rays are opened left to right: open a ray from 3 to 13"
     )
     with pytest.raises(IllegalMoveError, match=r"^open 1: ray 1 was passed over when ray 2"):
         board.push_text("open 1")

@@ -40,8 +40,7 @@ EXPECTED_ERRORS = {
         21,
         9,
         23,
-        "no 7D is playable here: the playable cards are 2S JS KS, 5H 6H 7H 10H, 3D 6D 8D, "
-        "3C 5C JC",
+        "no 7D is playable here: the playable cards are 2S JS KS, 5H 6H 7H 10H, 3D 6D 8D, 3C 5C JC",
     ),
     "third-copy.sun": (
         2,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -117,11 +118,11 @@ def typo_logs(draw: st.DrawFn, *, physical: bool, deal_tag: bool = True) -> Typo
     return with_typo(gen, rng)
 
 
-def check_json(text: str) -> dict[str, object]:
+def check_json(text: str) -> dict[str, Any]:
     result = CliRunner().invoke(cli.app, ["check", "--json", "-"], input=text)
     assert result.exit_code == 1, (result.stdout, result.stderr)
     (line,) = result.stdout.splitlines()
-    report: dict[str, object] = json.loads(line)
+    report: dict[str, Any] = json.loads(line)
     return report
 
 
@@ -171,18 +172,18 @@ def test_the_numbered_example_of_the_issue() -> None:
         "message": "expected a card like QD or 10H after ':', found 'KX'",
     }
     plain = check_json('[Deal "777"]\ndeal r3:AC>A r6:KS>K r13:AS>A deal r6:KX>K *\n')
-    assert (plain["moves"], plain["error"]["move"]) == (5, 6)  # type: ignore[index]
+    assert (plain["moves"], plain["error"]["move"]) == (5, 6)
 
 
 def test_a_joined_move_number_places_the_error_at_the_move() -> None:
     report = check_json('[Deal "777"]\n1.deal 2.r3:AC>A 3.r6:KX>K *\n')
     assert report["moves"] == 2
-    assert report["error"]["move"] == 3  # type: ignore[index]
-    assert (report["error"]["line"], report["error"]["column"]) == (2, 20)  # type: ignore[index]
+    assert report["error"]["move"] == 3
+    assert (report["error"]["line"], report["error"]["column"]) == (2, 20)
 
 
 def test_a_typo_in_open_after_a_move_number_counts_the_moves_before() -> None:
     deals = " ".join(f"{n}. deal" for n in range(1, 9))
     report = check_json(f'[Deal "1"]\n{deals} 9. open x *\n')
     assert report["moves"] == 8
-    assert report["error"]["move"] == 9  # type: ignore[index]
+    assert report["error"]["move"] == 9

@@ -597,8 +597,7 @@ SYNTAX_ERRORS = [
         6,
         2,
         "r5:QD>",
-        "expected a target after '>': A or K (in sun-3 A, A1, "
-        "A2 or an empty ray like r5), found ''",
+        "a card move is one word, without spaces, like r5:QD>K; found 'r5:QD>' and then 'K'",
     ),
     ("deal 2H ZZ 3H", 2, 9, 1, "deal 2H ZZ", f"'ZZ' is not a card: {CARD_SHAPE}"),
     ("deal\nwind 2H 1H", 3, 9, 2, "wind 2H 1H", f"'1H' is not a card: {CARD_SHAPE}"),

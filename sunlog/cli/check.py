@@ -52,18 +52,18 @@ def check(
             files.append(item)
     stdin_text = inputs.read_stdin() if STDIN in files else None
     totals = reports.CheckTotals()
-    for item in _reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text):
-        if isinstance(item, CliError):
-            err(str(item))
+    for found in _reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text):
+        if isinstance(found, CliError):
+            err(str(found))
             code = USAGE
             continue
-        totals.add(item)
-        for warning in item.warnings:  # on stderr: the verdict and the JSON stay as they are
+        totals.add(found)
+        for warning in found.warnings:  # on stderr: the verdict and the JSON stay as they are
             err(warning)
         if json_out:
-            typer.echo(reports.dumps(item.to_json()))
-        elif not item.valid or verbose:
-            typer.echo(item.text())
+            typer.echo(reports.dumps(found.to_json()))
+        elif not found.valid or verbose:
+            typer.echo(found.text())
     if not quiet and files:
         err(totals.summary(len(files)))
     if code == OK and totals.invalid:

@@ -725,7 +725,7 @@ class Board:
         _check_ray_number(n)
         ray = self.rays[n - 1]
         if not ray:
-            raise IllegalMoveError(f"ray {n} is empty")
+            raise IllegalMoveError(f"ray {n} is empty" + self._elsewhere(move))
         is_open = n == self.open_ray
         if depth is not None:
             if depth < 1 or depth > len(ray):

@@ -162,7 +162,7 @@ def _explained(game: Game, index: int, board: Board, exc: ValueError) -> str:
         return message + NEW_GAME_HINT
     if named is not None and len(named) != RAYS:
         return _deal_size(game, index, board.deals + 1, named)
-    if named is not None and board.stock is None:  # a physical game: a third copy named
+    if named is not None and board.stock is None and board.deals:  # a third copy named
         return message + NEW_GAME_HINT
     return message
 

@@ -414,6 +414,7 @@ _EXPECT_NUMBER = {"OPEN": "open", "GATHER": "gather"}
 _MOVE_NUMBER = re.compile(r"[0-9]+\.")
 _JOINED_NUMBER = re.compile(r"[0-9]+\.(?=\S)")
 _JOINED_ANNOTATION = re.compile(r"(.+?)([!?]+)")
+_CARD_MOVE_WORD = re.compile(patterns()["CARD_MOVE"])
 
 
 def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tuple[LogError, int]:
@@ -452,7 +453,9 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
             shown = before.stage_text(text, pos, word)
             cut = before.stage_start
         else:
-            message, in_move = _diagnose(clip(word), found, expected, previous, unexpected, before)
+            message, in_move = _diagnose(
+                clip(word), found, expected, previous, unexpected, before, next_word
+            )
             cut = before.move_start(pos)
             if unexpected == "ANNOTATION" and before.takes_card(word.rstrip("!?")):
                 cut = before.stage_start  # deal ... 7C!!!: the annotation is the deal's
@@ -479,11 +482,13 @@ def _diagnose(
     previous: str,
     unexpected: str | None,
     before: _Before,
+    next_word: str = "",
 ) -> tuple[str, bool]:
     """The message for an unreadable ``word``, and whether it is part of a move.
 
     ``unexpected`` is the type of the token the parser did not expect, or ``None`` when no
-    token could be read at all; ``before`` what the text before the word leaves open."""
+    token could be read at all; ``before`` what the text before the word leaves open,
+    ``next_word`` the word after it."""
     if _MOVE_NUMBER.fullmatch(previous) and (unexpected is not None or not word):
         return f"a move number must be followed by a move, found {found}", True
     if word.startswith("{") and unexpected is None:
@@ -527,10 +532,23 @@ def _diagnose(
             "C13 names the cards dealt when the tags do not give the deck)",
             True,
         )
-    return _diagnose_move(word, found), True
+    return _diagnose_move(word, found, next_word), True
 
 
-def _diagnose_move(word: str, found: str) -> str:
+_GLUED_KEYWORD = re.compile(r"(deal|open|gather|wind)(?=[^\W_]|[♠♥♦♣♤♡♢♧])", re.IGNORECASE)
+
+
+def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
+    glued = _GLUED_KEYWORD.match(word)
+    if glued is not None:
+        keyword = glued.group(1).lower()
+        return f"a space must follow {keyword!r}: write {keyword} {clip(word[glued.end() :])}"
+    apart = next_word[:1] in (">", ":") or word.endswith((">", ":"))
+    if apart and not _CARD_MOVE_WORD.fullmatch(word):
+        return (
+            "a card move is one word, without spaces, like r5:QD>K; "
+            f"found {found} and then {clip(next_word)!r}"
+        )
     if ">" in word:
         before, _, after = word.partition(">")
         if not _TARGET_RE.fullmatch(after):
