@@ -76,8 +76,9 @@ def caret(source: str, column: int, length: int = 1) -> str:
     """The source line and, under it, ``^~~~`` from ``column`` (1-based) over ``length``.
 
     Tabs before the column are kept, so the caret lines up however wide a tab is shown;
-    a long line is cut to the part around the column.
+    a long line is cut to the part around the column, a long mark to :data:`CONTEXT`.
     """
+    length = min(length, CONTEXT)
     start = max(0, column - 1 - CONTEXT)
     end = min(len(source), column - 1 + max(length, 1) + CONTEXT)
     shown = source[start:end]

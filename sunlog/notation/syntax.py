@@ -229,7 +229,14 @@ def parse_game(text: str, line0: int, column0: int, index: int) -> Game:
         error, cut = _token_error(exc, text, where, index)
     except UnexpectedInput as exc:
         error, cut = _explain(exc, text, where, index)
-    prefix = _prefix_game(text[:cut], where, index)
+    prefix = None
+    while prefix is None:
+        try:
+            prefix = _assemble(_parse_items(text[:cut]), where, index)
+        except _TokenError as exc:  # a fault before, found now that the text stops sooner
+            error, cut = _token_error(exc, text, where, index)  # (r3:AS>A ! ♠: at the !)
+        except UnexpectedInput:
+            break
     moves = prefix.moves if prefix is not None else ()
     if error.move is not None:
         error.move = len(moves) + 1
@@ -251,15 +258,6 @@ def _parse_items(text: str) -> list[tuple[str, Any]]:
     return cast(list[tuple[str, Any]], _parser().parse(text).children)
 
 
-def _prefix_game(text: str, where: _Locator, index: int) -> Game | None:
-    """The moves before a syntax error: the text up to the move at fault, which holds
-    whole moves only (a text Lark cannot read after all yields no moves)."""
-    try:
-        return _assemble(_parse_items(text), where, index)
-    except (UnexpectedInput, _TokenError):
-        return None
-
-
 # ------------------------------------------------------- where the move at fault begins
 
 
@@ -271,6 +269,7 @@ def _lexer() -> Scanner:
 
 _STAGE_TOKENS = frozenset(("DEAL", "WIND", "OPEN", "GATHER"))
 _NAMING = frozenset(("DEAL", "WIND"))  # the stage actions that may name cards
+_BOUNDED = frozenset(("TAG", "BRACE_COMMENT", "LINE_COMMENT"))  # tokens that hold spaces
 
 
 class _Before(NamedTuple):
@@ -316,6 +315,16 @@ class _Before(NamedTuple):
             elif kind != "UNFIT":  # a ray number, an annotation, a comment: the action is whole
                 stage = None
         return cls(number, stage, stage_start, keyword, cards, last_start, moves, frozenset(tags))
+
+    @staticmethod
+    def floor(text: str, end: int) -> int:
+        """Where the last tag or comment before ``end`` ends (0 if none): a word in error
+        is looked for after it, never inside it."""
+        floor = 0
+        for kind, _, stop in _lexer().tokens(text, end):
+            if kind in _BOUNDED:
+                floor = stop
+        return floor
 
     def move_start(self, pos: int) -> int:
         """Where the move holding the word at ``pos`` begins: its move number, or the open
@@ -426,11 +435,13 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         pos = len(text.rstrip())
     else:
         pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
-    while pos > 0 and not text[pos - 1].isspace():
+    at = pos
+    floor = _Before.floor(text, pos)  # a tag or comment glued to the word is no part of it
+    while pos > floor and not text[pos - 1].isspace():
         pos -= 1
     joined = _JOINED_NUMBER.match(text, pos)
-    if joined is not None and not at_end:  # 12.r5:QX>K: the move after its number is at fault
-        pos = joined.end()
+    if joined is not None and not at_end and at >= joined.end():
+        pos = joined.end()  # 12.r5:QX>K: the move after its number is at fault
     m = _WORD.match(text, pos)
     word = m.group() if m else ""
     found = f"'{clip(word)}'" if word else "the end of the game"
@@ -464,9 +475,9 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     error = LogSyntaxError(
         message, line=line, column=column, game=index, move=1 if in_move else None, text=shown
     )
-    if not in_move:
+    if not in_move:  # the moves before it are the whole ones (gather {4: not the gather)
         error.text = None
-        cut = pos
+        cut = before.move_start(pos)
     return error, cut
 
 
