@@ -55,8 +55,9 @@ def with_card(deal: str, index: int, word: str) -> str:
     ("word", "why"),
     [
         ("1OD", f"{CARD_SHAPE} (10 is written with the digit 0, not the letter O)"),
-        ("0S", CARD_SHAPE),
-        ("11H", CARD_SHAPE),
+        ("0S", f"{CARD_SHAPE} (a ten is written 10 or T)"),
+        ("11H", f"{CARD_SHAPE} (the ranks above 10 are J, Q and K)"),
+        ("1D", f"{CARD_SHAPE} (an ace is written A)"),
         ("105", CARD_SHAPE),
         ("10", f"it has no suit; {CARD_SHAPE}"),
         ("7S,", "the cards of a deal are separated by spaces, not commas"),

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from notationkit import VARIANTS, GenGame, random_gen_game, render
@@ -139,22 +140,43 @@ def assert_placed(typo: Typo) -> None:
     assert "\n" not in str(error["message"])
 
 
-@settings(max_examples=60, deadline=None)
+#: The kinds of log: (physical, with a Deal tag).
+LOGS = {
+    "plain": typo_logs(physical=False),
+    "physical": typo_logs(physical=True, deal_tag=False),
+    "physical with a Deal tag": typo_logs(physical=True, deal_tag=True),
+}
+
+
+@settings(max_examples=30, deadline=None)
 @given(typo_logs(physical=False))
 def test_a_typo_in_a_plain_game_is_placed_at_its_move(typo: Typo) -> None:
     assert_placed(typo)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(typo_logs(physical=True, deal_tag=False))
 def test_a_typo_in_a_physical_game_is_placed_at_its_move(typo: Typo) -> None:
     assert_placed(typo)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(typo_logs(physical=True, deal_tag=True))
 def test_a_typo_in_a_named_deal_with_a_deal_tag_is_placed_at_its_move(typo: Typo) -> None:
     assert_placed(typo)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(LOGS))
+def test_many_typos_are_placed_at_their_moves(kind: str) -> None:
+    """The same, at length (about a minute for each kind of log)."""
+
+    @settings(max_examples=300, deadline=None)
+    @given(LOGS[kind])
+    def placed(typo: Typo) -> None:
+        assert_placed(typo)
+
+    placed()
 
 
 # ------------------------------------------------------------------ the issue's examples

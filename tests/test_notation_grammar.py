@@ -600,7 +600,14 @@ SYNTAX_ERRORS = [
         "a card move is one word, without spaces, like r5:QD>K; found 'r5:QD>' and then 'K'",
     ),
     ("deal 2H ZZ 3H", 2, 9, 1, "deal 2H ZZ", f"'ZZ' is not a card: {CARD_SHAPE}"),
-    ("deal\nwind 2H 1H", 3, 9, 2, "wind 2H 1H", f"'1H' is not a card: {CARD_SHAPE}"),
+    (
+        "deal\nwind 2H 1H",
+        3,
+        9,
+        2,
+        "wind 2H 1H",
+        f"'1H' is not a card: {CARD_SHAPE} (an ace is written A)",
+    ),
     (
         "deal open",
         2,

@@ -379,6 +379,11 @@ CARD_SHAPE = "a card is a rank A 2-10 J Q K (or T) and a suit S H D C, like QD o
 _RANK_RE = re.compile(r"10|[2-9ajqkt]", re.IGNORECASE)
 _SUIT_CHARS = "SHDCshdc♠♥♦♣♤♡♢♧"
 _TEN_WITH_O = "10 is written with the digit 0, not the letter O"
+_RANK_HINTS = {
+    "1": "an ace is written A",
+    "0": "a ten is written 10 or T",
+    **{str(n): "the ranks above 10 are J, Q and K" for n in (11, 12, 13)},
+}
 
 
 def _not_a_card(word: str, stage: str) -> str:
@@ -391,6 +396,8 @@ def _not_a_card(word: str, stage: str) -> str:
     if _RANK_RE.fullmatch(word):
         return f"'{shown}' is not a card: it has no suit; {CARD_SHAPE}"
     rank, suit = word[:-1], word[-1:]
+    if suit in _SUIT_CHARS and rank in _RANK_HINTS:
+        return f"'{shown}' is not a card: {CARD_SHAPE} ({_RANK_HINTS[rank]})"
     if (
         suit in _SUIT_CHARS
         and "o" in rank.lower()
