@@ -89,7 +89,7 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     match = _TAG.match(text)
     while match is not None:
         name = match.group(1)
-        if name.lower() in MEANINGFUL_TAGS and name not in _TAG_NAMES:
+        if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
             return None  # a miscased Variant or Deal: the general way warns of it
         tags.append(Tag(name, match.group(2)))
         pos = match.end()
