@@ -80,15 +80,73 @@ def test_no_playable_copy_says_what_is_playable() -> None:
     board = deal0()
     with pytest.raises(
         IllegalMoveError,
-        match="no 5C is playable here: the playable cards are 10H 10S 2D 3H 4H 6S 7H 8C 8H AD JS",
+        match=r"^no 5C is playable here: the playable cards are "
+        r"6S 10S JS, 3H 4H 7H 8H 10H, AD 2D, 8C$",
     ):
         board.push_text("5C>A")
 
 
+def test_playable_cards_are_listed_by_suit_then_rank() -> None:
+    """A 2 ... 10 J Q K within a suit, the suits in the deck's order S H D C."""
+    deal = "KS 10S 2S AS QH JH 10H 9H 3D 3C 2C AC 10C"
+    board = board_from_deals("sun", [deal], dealt=1)
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_text("5D>A")
+    assert str(caught.value) == (
+        "no 5D is playable here: the playable cards are AS 2S 10S KS, 9H 10H JH QH, 3D, "
+        "AC 2C 3C 10C"
+    )
+
+
 def test_wrong_outer_card_message_names_both_cards() -> None:
     board = board_from_deals("sun", ["AS 2S 3S 4S 7H 6S 7S 8S 9S 10S JS QS KS"], dealt=1)
-    with pytest.raises(IllegalMoveError, match=r"^ray 5's outer card is 7H, not QD$"):
+    with pytest.raises(IllegalMoveError) as caught:
         board.push_text("r5:QD>K")
+    assert str(caught.value) == "ray 5's outer card is 7H, not QD, and no QD is playable anywhere"
+
+
+def test_wrong_ray_says_where_the_card_is_and_what_to_write() -> None:
+    board = board_from_deals("sun", ["AS 9S 2S 9S 7H 6S 7S 8S 9D 10S JS QS KS"], dealt=1)
+    board.push_text("r1:AS>A")
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_text("r4:2S>A")
+    assert str(caught.value) == "ray 4's outer card is 9S, not 2S; 2S is on ray 3: write r3:2S>A"
+    board.push_text("r3:2S>A")  # what the message says to write is legal
+
+
+def test_wrong_ray_names_every_place_of_the_card() -> None:
+    board = deal0()  # AD lies on rays 9 and 13
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_text("r4:AD>A")
+    assert str(caught.value) == (
+        "ray 4's outer card is 6S, not AD; AD is on ray 9 and on ray 13: write r9:AD>A or r13:AD>A"
+    )
+
+
+def test_wrong_ray_of_a_card_that_fits_no_target_says_why() -> None:
+    board = deal0()
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_text("r1:2D>A")
+    assert str(caught.value) == (
+        "ray 1's outer card is 3H, not 2D; 2D is on ray 6, but 2D cannot start the aces pile "
+        "of diamonds: an empty pile takes only an ace"
+    )
+
+
+def test_wrong_cloud_end_and_wrong_depth_say_where_the_card_is() -> None:
+    board = board_from_rays(
+        "sun", {1: "2H 3H 4H AS 2S 3S 4S 7H", 2: "6H 7C 8C 9C 9H 10H JH 5D"}, dealt=8
+    )
+    board.push_text("open 1")
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_text("r1.2:5D>A")
+    assert str(caught.value) == (
+        "card 2 of ray 1 is 4S, not 5D; 5D is on ray 2, but 5D cannot start the aces pile of "
+        "diamonds: an empty pile takes only an ace"
+    )
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push_text("r2:AS>A")
+    assert str(caught.value) == ("ray 2's outer card is 5D, not AS; AS is on ray 1: write r1:AS>A")
 
 
 def test_card_that_fits_no_target_is_explained() -> None:

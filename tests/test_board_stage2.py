@@ -116,19 +116,33 @@ def test_other_rays_keep_only_their_outer_card_playable(variant: str) -> None:
 @pytest.mark.parametrize("variant", STAGE2)
 def test_rays_are_opened_left_to_right(variant: str) -> None:
     board = play(after_deals(variant), "open 2")
-    with pytest.raises(IllegalMoveError, match=r"open 2: .*ray 2 was opened"):
+    with pytest.raises(IllegalMoveError) as same:
         board.push_text("open 2")
-    with pytest.raises(IllegalMoveError, match=r"open 1: .*ray 1 was passed over"):
+    assert str(same.value) == (
+        "open 2: ray 2 is open already, and rays are opened left to right: open a ray from 3 to 13"
+    )
+    with pytest.raises(IllegalMoveError, match=r"^open 1: ray 1 was passed over when ray 2"):
         board.push_text("open 1")
     opens = [t for t in legal_texts(board) if t.startswith("open")]
     assert opens == [f"open {n}" for n in range(3, 14)]
+    board.push_text("open 13")
+    with pytest.raises(IllegalMoveError) as earlier:
+        board.push_text("open 2")
+    assert str(earlier.value) == (
+        "open 2: ray 2 was opened before ray 13, and rays are opened left to right: "
+        "no ray is left to open"
+    )
 
 
 @pytest.mark.parametrize("variant", STAGE2)
 def test_rays_passed_over_count_as_considered(variant: str) -> None:
     board = play(after_deals(variant), "open 5")
     for n in (2, 3, 4):
-        with pytest.raises(IllegalMoveError, match=f"ray {n} was passed over; open a ray from 6"):
+        with pytest.raises(
+            IllegalMoveError,
+            match=f"^open {n}: ray {n} was passed over when ray 5 was opened, and rays are "
+            "opened left to right: open a ray from 6 to 13$",
+        ):
             board.push_text(f"open {n}")
 
 

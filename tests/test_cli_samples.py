@@ -36,8 +36,20 @@ EXPECTED_ERRORS = {
     "bad-card.sun": (2, 6, 6, "expected a card like QD or 10H after ':', found '1S'"),
     "bad-tag.sun": (None, 2, 1, "unknown variant 'sun-4': expected sun, sun-2 or sun-3"),
     "false-result.sun": (None, 10, 1, "the log says won, but only 16 of the 104 cards"),
-    "illegal-move.sun": (21, 9, 23, "no 7D is playable here: the playable cards are "),
-    "third-copy.sun": (2, 5, 1, "deal 2 names a third 6D: there are only two of each card"),
+    "illegal-move.sun": (
+        21,
+        9,
+        23,
+        "no 7D is playable here: the playable cards are 2S JS KS, 5H 6H 7H 10H, 3D 6D 8D, 3C 5C JC",
+    ),
+    "third-copy.sun": (
+        2,
+        5,
+        1,
+        "deal 2 names a third 6D: there are only two of each card; if a new game begins "
+        "here, end the one before with its result token (won, lost or *) or begin this one "
+        "with its tags",
+    ),
     "wrong-move-number.sun": (5, 7, 9, "move number 6. stands before move 5"),
 }
 

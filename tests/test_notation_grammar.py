@@ -22,7 +22,7 @@ from sunlog.notation import parse_games, read_games, write_game
 from sunlog.notation.errors import LogSyntaxError
 from sunlog.notation.game import Game
 from sunlog.notation.replay import replay
-from sunlog.notation.syntax import lark_parser
+from sunlog.notation.syntax import CARD_SHAPE, lark_parser
 
 DATA = Path(__file__).parent / "data"
 HEAD = '[Deal "1"]\n'
@@ -205,7 +205,9 @@ def test_deal_with_12_cards_reads_but_does_not_replay() -> None:
     assert game.moves[0].move.cards is not None and len(game.moves[0].move.cards) == 12
     error = replay(game).error
     assert error is not None
-    assert error.message == "a deal names 13 cards, one per ray, not 12"
+    assert error.message == (
+        "deal 1 names 12 cards, not 13 (one per ray): it ends at 6S, before the result token"
+    )
     assert (error.line, error.column, error.move, error.game) == (1, 1, 1, 1)
 
 
@@ -595,11 +597,17 @@ SYNTAX_ERRORS = [
         6,
         2,
         "r5:QD>",
-        "expected a target after '>': A or K (in sun-3 A, A1, "
-        "A2 or an empty ray like r5), found ''",
+        "a card move is one word, without spaces, like r5:QD>K; found 'r5:QD>' and then 'K'",
     ),
-    ("deal 2H ZZ 3H", 2, 9, 2, "ZZ", "expected a card like QD or 10H, found 'ZZ'"),
-    ("deal\nwind 2H 1H", 3, 9, 3, "1H", "expected a card like QD or 10H, found '1H'"),
+    ("deal 2H ZZ 3H", 2, 9, 1, "deal 2H ZZ", f"'ZZ' is not a card: {CARD_SHAPE}"),
+    (
+        "deal\nwind 2H 1H",
+        3,
+        9,
+        2,
+        "wind 2H 1H",
+        f"'1H' is not a card: {CARD_SHAPE} (an ace is written A)",
+    ),
     (
         "deal open",
         2,
@@ -608,9 +616,23 @@ SYNTAX_ERRORS = [
         "open",
         "expected a ray number 1 to 13 after 'open', found the end of the game",
     ),
-    ("deal open x", 2, 11, 2, "x", "expected a ray number 1 to 13 after 'open', found 'x'"),
-    ("deal gather *", 2, 13, 2, "*", "expected a ray number 1 to 13 after 'gather', found '*'"),
-    ("deal open {3} 3", 2, 11, 2, "{3}", "expected a ray number 1 to 13 after 'open', found '{3}'"),
+    ("deal open x", 2, 11, 2, "open x", "expected a ray number 1 to 13 after 'open', found 'x'"),
+    (
+        "deal gather *",
+        2,
+        13,
+        2,
+        "gather *",
+        "expected a ray number 1 to 13 after 'gather', found '*'",
+    ),
+    (
+        "deal open {3} 3",
+        2,
+        11,
+        2,
+        "open {3}",
+        "expected a ray number 1 to 13 after 'open', found '{3}'",
+    ),
     ("deal 2 deal", 2, 6, 2, "2", "a move number is written with a dot, as '2.', found '2'"),
     (
         "deal 2.",

@@ -320,7 +320,11 @@ def test_physical_game_with_a_third_copy_of_a_card() -> None:
     text = "deal AS AS 2C 2C 3C 3C 4C 4C 5C 5C 6C 6C 7C\n{ fine so far }\nr1:AS>A\n"
     text += "deal 2H 2H 3H AS 3H 4H 4H 5H 5H 6H 6H 7H 7H *"
     error = rule_error(text)
-    assert error.message == "deal 2 names a third AS: there are only two of each card"
+    assert error.message == (
+        "deal 2 names a third AS: there are only two of each card; if a new game begins here, "
+        "end the one before with its result token (won, lost or *) or begin this one with its "
+        "tags"
+    )
     assert (error.line, error.column, error.move, error.text) == (
         4,
         1,

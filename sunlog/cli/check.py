@@ -62,6 +62,8 @@ def check(
             code = USAGE
             continue
         totals.add(found)
+        for warning in found.warnings:  # on stderr: the verdict and the JSON stay as they are
+            err(warning)
         if json_out:
             typer.echo(reports.dumps(found.to_json()))
         elif not found.valid or verbose:

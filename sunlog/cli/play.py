@@ -101,7 +101,7 @@ def stats(
     variant: VariantOption = "sun",
     policy: PolicyOption = None,
     games: Annotated[
-        int, typer.Option("--games", min=0, metavar="N", help="How many deals.")
+        int, typer.Option("--games", min=1, metavar="N", help="How many deals (1 or more).")
     ] = 1000,
     first_deal: Annotated[
         int, typer.Option("--first-deal", min=0, metavar="D", help="The first deal.")
@@ -229,7 +229,7 @@ def analyze(
     from sunlog.notation.replay import new_board
     from sunlog.play.solver import analyze as analyze_game
 
-    chosen, _replayed = load(path, game, None)
+    chosen, replayed = load(path, game, None)
     moves = [gm.move for gm in chosen.moves]
     try:
         found = analyze_game(new_board(chosen), moves, max_nodes=max_nodes, timeout=timeout)
@@ -238,5 +238,6 @@ def analyze(
     if json_out:
         typer.echo(reports.dumps({"path": path, "game": chosen.index, **found.to_json()}))
         return
-    for line in reports.analysis_lines(found, chosen, len(moves)):
+    won = replayed.board.is_won()
+    for line in reports.analysis_lines(found, chosen, len(moves), won=won):
         typer.echo(line)

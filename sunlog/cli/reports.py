@@ -76,8 +76,9 @@ def caret(source: str, column: int, length: int = 1) -> str:
     """The source line and, under it, ``^~~~`` from ``column`` (1-based) over ``length``.
 
     Tabs before the column are kept, so the caret lines up however wide a tab is shown;
-    a long line is cut to the part around the column.
+    a long line is cut to the part around the column, a long mark to :data:`CONTEXT`.
     """
+    length = min(length, CONTEXT)
     start = max(0, column - 1 - CONTEXT)
     end = min(len(source), column - 1 + max(length, 1) + CONTEXT)
     shown = source[start:end]
@@ -89,19 +90,25 @@ def caret(source: str, column: int, length: int = 1) -> str:
 
 
 def error_report(error: LogError, game: int | None, source: str | None) -> str:
-    """The heading, then the source line with a caret under the column when known.
+    """The heading, then the source line with a caret under the column when known: under
+    the move as written when it stands there, else under the word at the column (the card
+    of a deal that is mistyped, the ray number of an open).
 
     Control characters from the log are shown as visible stand-ins (:func:`printable`)."""
     lines = [error_heading(error, game)]
     if source is not None and error.column is not None:
         source = printable(source)
-        length = 1
-        if error.text and source[error.column - 1 :].startswith(printable(error.text)):
+        rest = source[error.column - 1 :]
+        if error.text and rest.startswith(printable(error.text)):
             length = len(error.text)
+        else:
+            word = _WORD_AT.match(rest)
+            length = len(word.group()) if word else 1
         lines.append(caret(source, error.column, length))
     return "\n".join(lines)
 
 
+_WORD_AT = re.compile(r"\S{1,40}")
 # Control characters, line separators and undecodable bytes from a log would act on the
 # terminal or split a one-line report; each is shown as one visible character instead.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -136,6 +143,7 @@ class CheckReport:
     error: LogError | None = None
     source: str | None = None
     board: str | None = None
+    warnings: tuple[str, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -184,8 +192,9 @@ def check_game(game: Game, path: str, *, verbose: bool, text: str | None) -> Che
     result = replay(game)
     error = result.error
     claimed = game.result_claim if game.error is None else None
+    warnings = tag_warnings(game, path)
     if error is None:
-        return CheckReport(path, game.index, result.moves, claimed)
+        return CheckReport(path, game.index, result.moves, claimed, warnings=warnings)
     error.path = path
     error.game = error.game or game.index
     source = None
@@ -194,7 +203,24 @@ def check_game(game: Game, path: str, *, verbose: bool, text: str | None) -> Che
     board = None
     if verbose and (error.move is not None or result.moves):
         board = board_plain(result.board)
-    return CheckReport(path, game.index, result.moves, claimed, error, source, board)
+    return CheckReport(path, game.index, result.moves, claimed, error, source, board, warnings)
+
+
+def tag_warnings(game: Game, path: str) -> tuple[str, ...]:
+    """``path:line:col: warning: ...`` for each tag whose name is a tag with meaning in
+    another case (``[variant "sun-3"]``): it stays an unknown tag, which means nothing."""
+    from sunlog.notation.replay import miscased_tags
+
+    lines = []
+    for tag, meant in miscased_tags(game):
+        where = ":".join(str(p) for p in (path, tag.line, tag.column) if p is not None)
+        lines.append(
+            printable(
+                f"{where}: warning: tag names are case-sensitive, so [{tag.name} ...] is not "
+                f"the {meant} tag and means nothing here (did you mean {meant}?)"
+            )
+        )
+    return tuple(lines)
 
 
 def check_reports(
@@ -293,8 +319,11 @@ def unlisted_moves(board: Board) -> list[str]:
     return []
 
 
-def analysis_lines(found: Analysis, chosen: Game, total: int) -> list[str]:
-    """What :func:`sunlog.play.solver.analyze` found, in sentences."""
+def analysis_lines(found: Analysis, chosen: Game, total: int, *, won: bool = False) -> list[str]:
+    """What :func:`sunlog.play.solver.analyze` found, in sentences; ``won`` when the game
+    itself ends won (then there is no win to lose, whatever the search says)."""
+    if won:
+        return [f"the game was won: all 104 cards are on the foundations after move {total}"]
     proved = "" if found.certain else " (not proved: some searches ran out of budget)"
     if found.last_winnable is None:
         if found.certain:

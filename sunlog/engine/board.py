@@ -720,11 +720,7 @@ class Board:
         if self.stage is Stage.SUNSET:
             raise IllegalMoveError("no ray can be opened once stage 3 (gathering) has begun")
         if n <= self.opened:
-            done = "opened" if n == self.opened else "passed over"
-            raise IllegalMoveError(
-                f"open {n}: rays are opened left to right, ray {self.opened} was opened "
-                f"and ray {n} was {done}; open a ray from {self.opened + 1} to 13"
-            )
+            raise IllegalMoveError(self._reopen_message(n))
         return n
 
     def _check_gather(self, n: int | None) -> int:
@@ -838,7 +834,9 @@ class Board:
     def _resolve_card(self, move: Move) -> tuple[_Reading, Target, list[Card]]:
         """Find the one reading of a card move, or explain why there is none or several."""
         if self.deals == 0:
-            raise IllegalMoveError("nothing can be played before the first deal")
+            raise IllegalMoveError(
+                "nothing can be played before the first deal: a game starts with deal"
+            )
         if self.is_won():
             raise IllegalMoveError("the game is won: no move is legal")
         readings = self._readings(move)
@@ -901,7 +899,7 @@ class Board:
         _check_ray_number(n)
         ray = self.rays[n - 1]
         if not ray:
-            raise IllegalMoveError(f"ray {n} is empty")
+            raise IllegalMoveError(f"ray {n} is empty" + self._elsewhere(move))
         is_open = n == self.open_ray
         if depth is not None:
             if depth < 1 or depth > len(ray):
@@ -916,7 +914,7 @@ class Board:
             pos = len(ray) - depth
             if card is not None and ray[pos] != card:
                 where = f"ray {n}'s outer card" if depth == 1 else f"card {depth} of ray {n}"
-                raise IllegalMoveError(f"{where} is {ray[pos]}, not {card}")
+                raise IllegalMoveError(f"{where} is {ray[pos]}, not {card}" + self._elsewhere(move))
             return [(Place.RAY, n, pos, ray[pos])]
         if card is None:
             if is_open:
@@ -925,11 +923,13 @@ class Board:
         if ray[-1] == card:
             return [(Place.RAY, n, len(ray) - 1, card)]
         if not is_open:
-            raise IllegalMoveError(f"ray {n}'s outer card is {ray[-1]}, not {card}")
+            raise IllegalMoveError(
+                f"ray {n}'s outer card is {ray[-1]}, not {card}" + self._elsewhere(move)
+            )
         for pos in range(len(ray) - 2, -1, -1):
             if ray[pos] == card:
                 return [(Place.RAY, n, pos, card)]
-        raise IllegalMoveError(f"ray {n}, the open ray, holds no {card}")
+        raise IllegalMoveError(f"ray {n}, the open ray, holds no {card}" + self._elsewhere(move))
 
     def _row_readings(self, move: Move) -> list[_Reading]:
         card, end = move.card, move.end
@@ -950,7 +950,9 @@ class Board:
             pos = 0 if end is End.LEFT else len(row) - 1
             if card is not None and row[pos] != card:
                 side = "left" if end is End.LEFT else "right"
-                raise IllegalMoveError(f"the {side} end of {name} is {row[pos]}, not {card}")
+                raise IllegalMoveError(
+                    f"the {side} end of {name} is {row[pos]}, not {card}" + self._elsewhere(move)
+                )
             return [(place, k, pos, row[pos])]
         ends = [(place, k, 0, row[0])]
         if len(row) > 1:
@@ -960,7 +962,7 @@ class Board:
         found = [r for r in ends if r[3] == card]
         if not found:
             shown = f"ends are {row[0]} and {row[-1]}" if len(row) > 1 else f"only card is {row[0]}"
-            raise IllegalMoveError(f"{name}'s {shown}, not {card}")
+            raise IllegalMoveError(f"{name}'s {shown}, not {card}" + self._elsewhere(move))
         return found
 
     def _foundation_readings(self, move: Move) -> list[_Reading]:
@@ -1064,10 +1066,57 @@ class Board:
         return f"the open ray is ray {self.open_ray}"
 
     def _playable_summary(self) -> str:
-        cards = sorted(
-            {str(r[3]) for r in self._playable() if r[0] not in (Place.ACES, Place.KINGS)}
-        )
-        return "the playable cards are " + " ".join(cards) if cards else "no card is playable"
+        """The playable cards off the foundations, by suit (S H D C) and, within a suit, by
+        rank (A 2 ... 10 J Q K): ``the playable cards are 3S 10S, AH 7H, KC``."""
+        cards = sorted({r[3] for r in self._playable() if r[0] not in (Place.ACES, Place.KINGS)})
+        if not cards:
+            return "no card is playable"
+        suits = [
+            " ".join(str(c) for c in group)
+            for group in ([c for c in cards if c // 13 == s] for s in range(4))
+            if group
+        ]
+        return "the playable cards are " + ", ".join(suits)
+
+    def _elsewhere(self, move: Move) -> str:
+        """For a card that is not where the move says: where it is playable, as the move
+        to write (``; 2S is on ray 3: write r3:2S>A``), or that it is playable nowhere.
+
+        Called only to explain a move that has failed: a legal move never pays for it."""
+        card = move.card
+        if card is None:
+            return ""
+        places = [r for r in self._playable() if r[3] == card]
+        if not places:
+            return f", and no {card} is playable anywhere"
+        writes: list[str] = []
+        reason = ""
+        for reading in places:
+            try:
+                target, dst = self._destination(reading, move)
+            except IllegalMoveError as exc:
+                reason = reason or str(exc)
+                continue
+            form = str(self._canonical(reading, target, self._dst_index(target, dst)))
+            if form not in writes:
+                writes.append(form)
+        where = _place_names(places)
+        if writes:
+            return f"; {card} is {where}: write {' or '.join(writes)}"
+        return f"; {card} is {where}, but {reason}"
+
+    def _reopen_message(self, n: int) -> str:
+        """Why ``open n`` cannot come now that ray ``self.opened`` is open, in one sentence
+        (the move history is read only here, on the error path)."""
+        last = self.opened
+        if n == last:
+            what = f"ray {n} is open already"
+        elif any(m.kind is MoveKind.OPEN and m.index == n for m in self.move_stack):
+            what = f"ray {n} was opened before ray {last}"
+        else:
+            what = f"ray {n} was passed over when ray {last} was opened"
+        later = f"open a ray from {last + 1} to 13" if last < RAYS else "no ray is left to open"
+        return f"open {n}: {what}, and rays are opened left to right: {later}"
 
     # ------------------------------------------------------------------ status
 
@@ -1194,6 +1243,24 @@ def _misfit(card: Card, pile: list[Card], kind: str, which: str = "") -> str:
     if (kind == "aces" and top % 13 == 12) or (kind == "kings" and top % 13 == 0):
         return f"{card} cannot go onto {name}: the pile is complete"
     return f"{card} cannot go onto {name}: its top is {top}, so it takes {CARDS[top + step]}"
+
+
+def _place_names(readings: list[_Reading]) -> str:
+    """Where playable cards are, in words: ``on ray 3``, ``at an end of cloud 2``, ..."""
+    names: list[str] = []
+    for place, index, _, _ in readings:
+        if place is Place.RAY:
+            name = f"on ray {index}"
+        elif place is Place.CLOUD:
+            name = f"at an end of cloud {index}"
+        elif place is Place.WIND:
+            name = "at an end of the wind row"
+        else:
+            kind = "aces" if place is Place.ACES else "kings"
+            name = f"on top of its {kind} pile"
+        if name not in names:
+            names.append(name)
+    return " and ".join(names)
 
 
 def _row_ends(place: Place, index: int, row: list[Card]) -> Iterator[_Reading]:

@@ -23,7 +23,7 @@ from sunlog.engine.moves import MAX_DIGITS, Move, MoveKind
 from sunlog.notation.errors import LogRuleError
 from sunlog.notation.game import RESULTS, Game, Tag
 from sunlog.notation.reader import game_texts, parse_game_text
-from sunlog.notation.replay import check_result, new_board
+from sunlog.notation.replay import MEANINGFUL_TAGS, check_result, new_board
 from sunlog.notation.terminals import patterns
 
 __all__ = ["ValidGame", "check_games", "quick_check"]
@@ -54,6 +54,7 @@ _ODD_SPACE = re.compile(r"[^\S \t\n\f\r]")
 _TAG = re.compile(r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
 _MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
+_TAG_NAMES = frozenset(MEANINGFUL_TAGS.values())
 _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
 # by a deal or wind), and the stage keywords, which stand for their kind: a deal or wind
@@ -91,7 +92,10 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     pos = 0
     match = _TAG.match(text)
     while match is not None:
-        tags.append(Tag(match.group(1), match.group(2)))
+        name = match.group(1)
+        if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
+            return None  # a miscased Variant or Deal: the general way warns of it
+        tags.append(Tag(name, match.group(2)))
         pos = match.end()
         match = _TAG.match(text, pos)
     words = text[pos:].split()

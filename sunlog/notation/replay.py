@@ -11,17 +11,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sunlog.engine.board import Board, Stage, Status, Variant
+from sunlog.engine.board import DEALS, RAYS, Board, Stage, Status, Variant
 from sunlog.engine.cards import Card
 from sunlog.engine.deal import MAX_DEAL
 from sunlog.engine.errors import clip
-from sunlog.engine.moves import Move
+from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import LogError, LogRuleError
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 
-__all__ = ["Replay", "check_result", "new_board", "replay"]
+__all__ = ["MEANINGFUL_TAGS", "Replay", "check_result", "miscased_tags", "new_board", "replay"]
 
 _UNIQUE_TAGS = ("Variant", "Deal", "Deck", "Result")
+#: The tags with meaning, by their names in lower case: what a miscased name was meant as.
+MEANINGFUL_TAGS = {name.lower(): name for name in _UNIQUE_TAGS}
 _DIGITS = re.compile(r"[0-9]+")
 
 
@@ -90,6 +92,18 @@ def new_board(game: Game) -> Board:
         raise _tag_error(game, seen.get("Deck") or seen["Deal"], str(exc)) from None
 
 
+def miscased_tags(game: Game) -> list[tuple[Tag, str]]:
+    """The game's tags whose names are a tag with meaning in another case (``variant``,
+    ``DEAL``), each with the name meant. Tag names are case-sensitive (SPEC 5.1), so such
+    a tag means nothing: a warning, never an error."""
+    found = []
+    for tag in game.tags:
+        meant = MEANINGFUL_TAGS.get(tag.name.lower())
+        if meant is not None and meant != tag.name:
+            found.append((tag, meant))
+    return found
+
+
 def _move_error(game: Game, index: int, gm: GameMove, message: str) -> LogRuleError:
     return LogRuleError(
         message, line=gm.line, column=gm.column, move=index, text=gm.text, game=game.index
@@ -125,19 +139,64 @@ def replay(
                 forms.append(board.canonical(gm.move))
             board.push(gm.move)
         except ValueError as exc:
-            return Replay(
-                game, board, i - 1, _move_error(game, i, gm, str(exc)), _forms(canonical, forms)
-            )
+            fault = _move_error(game, i, gm, _explained(game, i, board, exc))
+            return Replay(game, board, i - 1, fault, _forms(canonical, forms))
         if observe is not None:
             observe(board)
     done = len(moves)
     if game.error is not None:
         return Replay(game, board, done, game.error, _forms(canonical, forms))
     if upto is None:
-        error = check_result(game, board)
-        if error is not None:
-            return Replay(game, board, done, error, _forms(canonical, forms))
+        wrong = check_result(game, board)
+        if wrong is not None:
+            return Replay(game, board, done, wrong, _forms(canonical, forms))
     return Replay(game, board, done, None, _forms(canonical, forms))
+
+
+#: Said after an error that a game run on into the next one would make.
+NEW_GAME_HINT = (
+    "; if a new game begins here, end the one before with its result token (won, lost "
+    "or *) or begin this one with its tags"
+)
+
+
+def _explained(game: Game, index: int, board: Board, exc: ValueError) -> str:
+    """The engine's message for an illegal move, with what only the log can tell: where
+    a deal of the wrong size ends, and that a deal beyond the game may begin a new game.
+
+    Called only when a move has failed: nothing here costs a valid log anything."""
+    move = game.moves[index - 1].move
+    message = str(exc)
+    if move.kind is not MoveKind.DEAL:
+        return message
+    named = move.cards
+    if board.deals >= DEALS:  # a ninth deal: the game before it may lack its result
+        return message + NEW_GAME_HINT
+    if named is not None and len(named) != RAYS:
+        return _deal_size(game, index, board.deals + 1, named)
+    if named is not None and board.stock is None and board.deals:  # a third copy named
+        return message + NEW_GAME_HINT
+    return message
+
+
+def _deal_size(game: Game, index: int, deal: int, named: tuple[Card, ...]) -> str:
+    """A deal naming more or fewer than 13 cards: how many, and where it ends."""
+    head = f"deal {deal} names {len(named)} cards, not 13 (one per ray)"
+    if not named:
+        return head
+    if len(named) > RAYS:
+        extra = " ".join(str(c) for c in named[RAYS:])
+        return (
+            f"{head}: after its 13th card, {named[RAYS - 1]}, it reads on to {clip(extra)} "
+            f"(a card to play is written with its target, like {named[RAYS]}>A)"
+        )
+    if index < len(game.moves):
+        after = f"before {clip(game.moves[index].text)!r}"
+    elif game.result is not None:
+        after = "before the result token"
+    else:
+        after = "at the end of the game"
+    return f"{head}: it ends at {named[-1]}, {after}"
 
 
 def _forms(wanted: bool, forms: list[Move]) -> tuple[Move, ...] | None:

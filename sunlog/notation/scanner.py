@@ -10,7 +10,7 @@ with Lark, which explains the error. Tests check that both paths build the same 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sunlog.engine.cards import Card
@@ -57,6 +57,14 @@ class Scanner:
         alternatives = "|".join(f"(?P<{name}>{patterns[name]})" for name in _ORDER)
         # Whatever no terminal matches (a stray character, odd white space) is UNFIT.
         self._tokens = re.compile(f"(?:{patterns['WS']})?(?:{alternatives}|(?P<UNFIT>.))", re.S)
+
+    def tokens(self, text: str, end: int) -> Iterator[tuple[str, int, int]]:
+        """The tokens of ``text[:end]`` as ``(terminal, start, end)``, ``UNFIT`` for a
+        character no terminal reads: what the reader's error path walks to find a move."""
+        for m in self._tokens.finditer(text, 0, end):
+            kind = m.lastgroup
+            assert kind is not None
+            yield kind, m.start(kind), m.end(kind)
 
     def scan_game(self, text: str, line0: int, column0: int, index: int) -> Game | None:
         """The game in ``text`` (which starts at ``line0:column0`` of its file), or None."""

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from sunlog.engine.board import RAYS
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind, check_digits
 from sunlog.notation.errors import LogError, LogSyntaxError
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
+from sunlog.notation.scanner import Scanner
+from sunlog.notation.terminals import patterns
 
 __all__ = ["lark_parser", "parse_game", "terminal_patterns"]
 
@@ -217,23 +220,26 @@ def _assemble(items: list[tuple[str, Any]], where: _Locator, index: int) -> Game
 def parse_game(text: str, line0: int, column0: int, index: int) -> Game:
     """Parse one game's text, which starts at ``line0:column0`` of its file.
 
-    A syntax error yields the moves before it, with ``game.error`` set."""
+    A syntax error yields the moves before it, with ``game.error`` set: the moves before
+    the move at fault, so that the error's ``move`` is one more than their number."""
     where = _Locator(line0, column0)
     try:
         return _assemble(_parse_items(text), where, index)
     except _TokenError as exc:
-        line, column = where.token(exc.token)
-        move_no = exc.own if exc.in_move else None
-        error: LogError = LogSyntaxError(
-            exc.message, line=line, column=column, game=index, move=move_no
-        )
-        cut = exc.token.start_pos or 0
+        error, cut = _token_error(exc, text, where, index)
     except UnexpectedInput as exc:
         error, cut = _explain(exc, text, where, index)
-    prefix = _prefix_game(text[:cut], where, index)
+    prefix = None
+    while prefix is None:
+        try:
+            prefix = _assemble(_parse_items(text[:cut]), where, index)
+        except _TokenError as exc:  # a fault before, found now that the text stops sooner
+            error, cut = _token_error(exc, text, where, index)  # (r3:AS>A ! ♠: at the !)
+        except UnexpectedInput:
+            break
     moves = prefix.moves if prefix is not None else ()
     if error.move is not None:
-        error.move += len(moves)
+        error.move = len(moves) + 1
     tags = prefix.tags if prefix is not None else ()
     comments = prefix.comments if prefix is not None else ()
     return Game(
@@ -253,43 +259,197 @@ def _parse_items(text: str) -> list[tuple[str, Any]]:
     return cast("list[tuple[str, Any]]", _parser().parse(text).children)
 
 
-def _prefix_game(text: str, where: _Locator, index: int) -> Game | None:
-    """The moves before a syntax error: parse the text up to it (best effort)."""
-    for cut in (len(text), _last_move_start(text)):
-        try:
-            return _assemble(_parse_items(text[:cut]), where, index)
-        except (UnexpectedInput, _TokenError):
-            continue
-    return None
+# ------------------------------------------------------- where the move at fault begins
 
 
-_MOVE_START = re.compile(r"(?:^|\s)(?:\d+\.)?(?:deal|open|gather|wind)\b", re.IGNORECASE)
+@cache
+def _lexer() -> Scanner:
+    """The scanner's tokens, for walking the text before an error (the error path only)."""
+    return Scanner(patterns())
 
 
-def _last_move_start(text: str) -> int:
-    starts = [m.start() for m in _MOVE_START.finditer(text)]
-    return starts[-1] if starts else 0
+_STAGE_TOKENS = frozenset(("DEAL", "WIND", "OPEN", "GATHER"))
+_NAMING = frozenset(("DEAL", "WIND"))  # the stage actions that may name cards
+_BOUNDED = frozenset(("TAG", "BRACE_COMMENT", "LINE_COMMENT"))  # tokens that hold spaces
+
+
+class _Before(NamedTuple):
+    """What the text before an error leaves open, read token by token.
+
+    ``number`` is where a move number waiting for its move begins; ``stage`` the keyword
+    (``DEAL``, ``WIND``, ``OPEN``, ``GATHER``) of a stage action that may still be going
+    on: a deal or wind taking cards, an open or gather waiting for its ray number, which
+    begins at ``stage_start`` (its move number included), its keyword at ``keyword``, with
+    ``cards`` cards named so far. ``last_start`` is where the last move begins (its number
+    included), ``moves`` how many moves began, ``tags`` the names of the tags.
+    """
+
+    number: int | None
+    stage: str | None
+    stage_start: int
+    keyword: int
+    cards: int
+    last_start: int
+    moves: int
+    tags: frozenset[str]
+
+    @classmethod
+    def read(cls, text: str, end: int) -> _Before:
+        number: int | None = None
+        stage: str | None = None
+        stage_start = keyword = cards = last_start = moves = 0
+        tags: set[str] = set()
+        for kind, start, _ in _lexer().tokens(text, end):
+            if kind == "MOVE_NUMBER":
+                number, stage = start, None
+            elif kind in _STAGE_TOKENS or kind == "CARD_MOVE":
+                last_start = start if number is None else number
+                number, moves = None, moves + 1
+                stage = kind if kind in _STAGE_TOKENS else None
+                stage_start, keyword, cards = last_start, start, 0
+            elif kind == "CARD":
+                cards += 1
+            elif kind == "TAG":
+                m = _TAG_PARTS.match(text, start)
+                if m is not None:
+                    tags.add(m.group(1))
+            elif kind != "UNFIT":  # a ray number, an annotation, a comment: the action is whole
+                stage = None
+        return cls(number, stage, stage_start, keyword, cards, last_start, moves, frozenset(tags))
+
+    @staticmethod
+    def floor(text: str, end: int) -> int:
+        """Where the last tag or comment before ``end`` ends (0 if none): a word in error
+        is looked for after it, never inside it."""
+        floor = 0
+        for kind, _, stop in _lexer().tokens(text, end):
+            if kind in _BOUNDED:
+                floor = stop
+        return floor
+
+    def move_start(self, pos: int) -> int:
+        """Where the move holding the word at ``pos`` begins: its move number, or the open
+        or gather waiting for its ray number; else the word itself."""
+        if self.number is not None:
+            return self.number
+        if self.stage == "OPEN" or self.stage == "GATHER":
+            return self.stage_start
+        return pos
+
+    def names_card(self, word: str, next_word: str) -> bool:
+        """Whether the unreadable ``word`` is meant as a card of the deal or wind before it.
+
+        It is when it looks like a card (short, no ':' or '>') and the action takes cards:
+        a deal naming fewer than 13 so far, a wind, a word with a comma; after a bare deal
+        or wind, when the tags do not give the cards or a card follows the word."""
+        if self.stage not in _NAMING or not _looks_like_card(word):
+            return False
+        if self.stage == "DEAL" and self.cards >= RAYS:
+            return False
+        if self.cards or "," in word:
+            return True
+        known = "Deal" in self.tags or (self.stage == "DEAL" and "Deck" in self.tags)
+        return not known or _CARD_RE.fullmatch(next_word) is not None
+
+    def takes_card(self, word: str) -> bool:
+        """Whether ``word``, a card, is one more card of the deal or wind before it."""
+        if self.stage not in _NAMING or not self.cards or not _CARD_RE.fullmatch(word):
+            return False
+        return self.stage == "WIND" or self.cards < RAYS
+
+    def stage_text(self, text: str, pos: int, word: str) -> str:
+        """The stage action as written up to and including ``word`` (spaces made single)."""
+        words = text[self.keyword : pos].split()
+        return " ".join([words[0].lower(), *words[1:], word]) if words else word
+
+
+_KEYWORDS = frozenset(("deal", "open", "gather", "wind", "won", "lost"))
+
+
+def _looks_like_card(word: str) -> bool:
+    """A word a player may have meant as a card: ``1OD``, ``0S``, ``10``, ``2D,``, ``ZZ``."""
+    if not word or ":" in word or ">" in word or word.lower() in _KEYWORDS:
+        return False
+    if "," in word:
+        return True
+    return len(word) <= 4 and word[0].isalnum() and not word.endswith(".")
+
+
+#: What a card looks like, as error messages say it.
+CARD_SHAPE = "a card is a rank A 2-10 J Q K (or T) and a suit S H D C, like QD or 10H"
+_RANK_RE = re.compile(r"10|[2-9ajqkt]", re.IGNORECASE)
+_SUIT_CHARS = "SHDCshdc♠♥♦♣♤♡♢♧"
+_TEN_WITH_O = "10 is written with the digit 0, not the letter O"
+_RANK_HINTS = {
+    "1": "an ace is written A",
+    "0": "a ten is written 10 or T",
+    **{str(n): "the ranks above 10 are J, Q and K" for n in (11, 12, 13)},
+}
+
+
+def _not_a_card(word: str, stage: str) -> str:
+    """Why ``word`` in the cards of a deal or wind is not a card, and what a card is."""
+    shown = clip(word)
+    if "," in word:
+        return (
+            f"'{shown}' is not a card: the cards of a {stage} are separated by spaces, not commas"
+        )
+    if _RANK_RE.fullmatch(word):
+        return f"'{shown}' is not a card: it has no suit; {CARD_SHAPE}"
+    rank, suit = word[:-1], word[-1:]
+    if suit in _SUIT_CHARS and rank in _RANK_HINTS:
+        return f"'{shown}' is not a card: {CARD_SHAPE} ({_RANK_HINTS[rank]})"
+    if (
+        suit in _SUIT_CHARS
+        and "o" in rank.lower()
+        and _RANK_RE.fullmatch(rank.lower().replace("o", "0"))
+    ):
+        return f"'{shown}' is not a card: {CARD_SHAPE} ({_TEN_WITH_O})"
+    return f"'{shown}' is not a card: {CARD_SHAPE}"
+
+
+def _token_error(exc: _TokenError, text: str, where: _Locator, index: int) -> tuple[LogError, int]:
+    """A token whose content is wrong: the error at it, and where the move at fault begins
+    (the move before it for a detached annotation)."""
+    line, column = where.token(exc.token)
+    pos = exc.token.start_pos or 0
+    error = LogSyntaxError(
+        exc.message, line=line, column=column, game=index, move=1 if exc.in_move else None
+    )
+    if not exc.in_move:
+        return error, pos
+    before = _Before.read(text, pos)
+    return error, before.last_start if exc.own == 0 else before.move_start(pos)
 
 
 _WORD = re.compile(r"\S+")
+_NEXT_WORD = re.compile(r"\s*(\S*)")
 _SOURCE_RE = re.compile(r"r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?|[ak]", re.IGNORECASE)
 _CARD_RE = re.compile(r"(?:10|[2-9ajqkt])[shdc♠♥♦♣♤♡♢♧]", re.IGNORECASE)
 _TARGET_RE = re.compile(r"a[12]?|k|r\d+", re.IGNORECASE)
 _EXPECT_NUMBER = {"OPEN": "open", "GATHER": "gather"}
 _MOVE_NUMBER = re.compile(r"[0-9]+\.")
+_JOINED_NUMBER = re.compile(r"[0-9]+\.(?=\S)")
 _JOINED_ANNOTATION = re.compile(r"(.+?)([!?]+)")
+_CARD_MOVE_WORD = re.compile(patterns()["CARD_MOVE"])
 
 
 def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tuple[LogError, int]:
-    """Turn a Lark error into a player's sentence, at the start of the offending word."""
+    """Turn a Lark error into a player's sentence, at the start of the offending word; and
+    where the move at fault begins (its move number included), for the moves before it."""
     unexpected = exc.token.type if isinstance(exc, UnexpectedToken) else None
     at_end = isinstance(exc, UnexpectedEOF) or unexpected == "$END"
     if at_end:
         pos = len(text.rstrip())
     else:
         pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
-    while pos > 0 and not text[pos - 1].isspace():
+    at = pos
+    floor = _Before.floor(text, pos)  # a tag or comment glued to the word is no part of it
+    while pos > floor and not text[pos - 1].isspace():
         pos -= 1
+    joined = _JOINED_NUMBER.match(text, pos)
+    if joined is not None and not at_end and at >= joined.end():
+        pos = joined.end()  # 12.r5:QX>K: the move after its number is at fault
     m = _WORD.match(text, pos)
     word = m.group() if m else ""
     found = f"'{clip(word)}'" if word else "the end of the game"
@@ -298,16 +458,35 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     line, column = where(line, column)
     expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
     previous = clip(_previous_word(text, pos))
+    before = _Before.read(text, len(text) if at_end else pos)
+    shown = word
     if at_end:  # the game ends too early: explain what the last word lacks, placed at it
-        message, in_move = _diagnose("", "the end of the game", expected, clip(word), None)
+        message, in_move = _diagnose("", "the end of the game", expected, clip(word), None, before)
+        cut = before.move_start(pos)
     else:
-        message, in_move = _diagnose(clip(word), found, expected, previous, unexpected)
+        follows = _NEXT_WORD.match(text, pos + len(word))
+        next_word = follows.group(1) if follows else ""
+        if before.names_card(word, next_word):  # a card of the deal or wind is mistyped
+            stage = before.stage.lower() if before.stage else "deal"
+            message, in_move = _not_a_card(word, stage), True
+            shown = before.stage_text(text, pos, word)
+            cut = before.stage_start
+        else:
+            message, in_move = _diagnose(
+                clip(word), found, expected, previous, unexpected, before, next_word
+            )
+            cut = before.move_start(pos)
+            if unexpected == "ANNOTATION" and before.takes_card(word.rstrip("!?")):
+                cut = before.stage_start  # deal ... 7C!!!: the annotation is the deal's
+            if cut != pos and before.number is None:  # open x: the move as written so far
+                shown = before.stage_text(text, pos, word)
     error = LogSyntaxError(
-        message, line=line, column=column, game=index, move=1 if in_move else None, text=word
+        message, line=line, column=column, game=index, move=1 if in_move else None, text=shown
     )
-    if not in_move:
+    if not in_move:  # the moves before it are the whole ones (gather {4: not the gather)
         error.text = None
-    return error, pos
+        cut = before.move_start(pos)
+    return error, cut
 
 
 def _previous_word(text: str, pos: int) -> str:
@@ -316,12 +495,19 @@ def _previous_word(text: str, pos: int) -> str:
 
 
 def _diagnose(
-    word: str, found: str, expected: set[str], previous: str, unexpected: str | None
+    word: str,
+    found: str,
+    expected: set[str],
+    previous: str,
+    unexpected: str | None,
+    before: _Before,
+    next_word: str = "",
 ) -> tuple[str, bool]:
     """The message for an unreadable ``word``, and whether it is part of a move.
 
     ``unexpected`` is the type of the token the parser did not expect, or ``None`` when no
-    token could be read at all."""
+    token could be read at all; ``before`` what the text before the word leaves open,
+    ``next_word`` the word after it."""
     if _MOVE_NUMBER.fullmatch(previous) and (unexpected is not None or not word):
         return f"a move number must be followed by a move, found {found}", True
     if word.startswith("{") and unexpected is None:
@@ -359,10 +545,29 @@ def _diagnose(
         if previous.lower() in ("open", "gather"):
             return f"expected a ray number 1 to 13 after '{previous.lower()}', found {found}", True
         return f"expected a move, found {found}", True
-    return _diagnose_move(word, found, previous), True
+    if before.moves == 0 and _CARD_RE.fullmatch(word):
+        return (
+            f"expected a move, found the card {found}: a game starts with deal (deal C1 ... "
+            "C13 names the cards dealt when the tags do not give the deck)",
+            True,
+        )
+    return _diagnose_move(word, found, next_word), True
 
 
-def _diagnose_move(word: str, found: str, previous: str) -> str:
+_GLUED_KEYWORD = re.compile(r"(deal|open|gather|wind)(?=[^\W_]|[♠♥♦♣♤♡♢♧])", re.IGNORECASE)
+
+
+def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
+    glued = _GLUED_KEYWORD.match(word)
+    if glued is not None:
+        keyword = glued.group(1).lower()
+        return f"a space must follow {keyword!r}: write {keyword} {clip(word[glued.end() :])}"
+    apart = next_word[:1] in (">", ":") or word.endswith((">", ":"))
+    if apart and not _CARD_MOVE_WORD.fullmatch(word):
+        return (
+            "a card move is one word, without spaces, like r5:QD>K; "
+            f"found {found} and then {clip(next_word)!r}"
+        )
     if ">" in word:
         before, _, after = word.partition(">")
         if not _TARGET_RE.fullmatch(after):
@@ -385,16 +590,8 @@ def _diagnose_move(word: str, found: str, previous: str) -> str:
             )
         return f"a card move is SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
     if ":" in word or _SOURCE_RE.fullmatch(word) or _CARD_RE.fullmatch(word):
-        after_cards = previous.lower() in ("deal", "wind") or _CARD_RE.fullmatch(previous)
-        if after_cards and ":" not in word and not _CARD_RE.fullmatch(word):
-            return f"expected a card like QD or 10H, found {found}"
         return f"a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
-    if (
-        len(word) <= 3
-        and word[:1].isalnum()
-        and (previous.lower() in ("deal", "wind") or _CARD_RE.fullmatch(previous))
-    ):
-        return f"expected a card like QD or 10H, found {found}"
+    # (A word meant as a card of the deal or wind before it is explained before this.)
     return (
         "expected a move (deal, open N, gather N, wind, or a card move like r5:QD>K) "
         f"or a result (won, lost, *), found {found}"

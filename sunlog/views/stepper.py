@@ -17,6 +17,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from sunlog.engine.board import Board
+from sunlog.engine.errors import clip
 from sunlog.engine.moves import Move
 from sunlog.views.terminal import Words, board_compact, board_renderable, board_text, use_color
 
@@ -155,8 +156,11 @@ class Stepper:
 # ------------------------------------------------------------------ pipes
 
 
-def _comment_lines(comments: Sequence[str]) -> list[str]:
-    return ["; " + line.strip() for comment in comments for line in comment.strip().splitlines()]
+def _comment_lines(comments: Sequence[str], width: int = 100) -> list[str]:
+    """Each line of the comments as ``; ...``, a long one cut to ``width`` (a 50 kB comment
+    is still one line of a frame)."""
+    lines = (line.strip() for comment in comments for line in comment.strip().splitlines())
+    return [clip("; " + line, max(width, 10)) for line in lines]
 
 
 def render_frames(stepper: Stepper, *, width: int = 100) -> Iterator[str]:
@@ -172,7 +176,7 @@ def render_frames(stepper: Stepper, *, width: int = 100) -> Iterator[str]:
             lines = [stepper.header()]
             if stepper.index == 0:
                 lines += [f'[{name} "{value}"]' for name, value in stepper.tags]
-            lines += _comment_lines(stepper.comments)
+            lines += _comment_lines(stepper.comments, width)
             board = board_text(stepper.board, last_move=stepper.last_move_text(), width=width)
             yield "\n".join(lines) + "\n\n" + board
             if not stepper.next():
