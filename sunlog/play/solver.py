@@ -554,9 +554,20 @@ class _Searcher:
             start = s.deals * RAYS
             dealt = self.deck[start : start + RAYS]
             rays = tuple(ray + dealt[i : i + 1] for i, ray in enumerate(s.rays))
-            return s.replace(rays=rays, deals=s.deals + 1)
+            return _State(
+                rays,
+                s.clouds,
+                s.row,
+                s.found,
+                s.deals + 1,
+                s.stage,
+                s.opened,
+                s.open_ray,
+                s.gathered,
+            )
         if kind == _OPEN:
-            return s.replace(stage=2, opened=move[1], open_ray=move[1])
+            n = move[1]
+            return _State(s.rays, s.clouds, s.row, s.found, s.deals, 2, n, n, s.gathered)
         if kind == _GATHER:
             return self._gather(s, move[1])
         return self._wind(s)
@@ -571,7 +582,7 @@ class _Searcher:
         clouds = s.clouds
         if len(cards) > room:
             clouds = (*clouds, cards[room:])
-        return s.replace(rays=tuple(rays), clouds=clouds, stage=3, open_ray=0, gathered=n)
+        return _State(tuple(rays), clouds, s.row, s.found, s.deals, 3, s.opened, 0, n)
 
     def _wind(self, s: _State) -> _State:
         collected = b"".join(s.clouds) + b"".join(s.rays)
