@@ -266,6 +266,7 @@ _Step = tuple[int, ...]
 _FOUND, _PARK, _DEAL, _OPEN, _GATHER, _WIND = range(6)
 _RAY, _CLOUD, _ROW = range(3)
 _DEAL_MOVE = (_DEAL,)
+_NO_RAYS = (b"",) * RAYS
 _WIND_MOVE = (_WIND,)
 
 
@@ -330,11 +331,6 @@ class _State:
             board.open_ray or 0,
             board.gathered,
         )
-
-    def replace(self, **changes: Any) -> _State:
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        fields.update(changes)
-        return _State(**fields)
 
 
 class _Limit(Exception):
@@ -586,13 +582,9 @@ class _Searcher:
 
     def _wind(self, s: _State) -> _State:
         collected = b"".join(s.clouds) + b"".join(s.rays)
-        return s.replace(
-            rays=(b"",) * RAYS,
-            clouds=(b"",) * len(s.clouds),
-            row=bytes(map(collected.__getitem__, self._wind_order(len(collected)))),
-            stage=4,
-            open_ray=0,
-        )
+        row = bytes(map(collected.__getitem__, self._wind_order(len(collected))))
+        clouds = (b"",) * len(s.clouds)
+        return _State(_NO_RAYS, clouds, row, s.found, s.deals, 4, s.opened, 0, s.gathered)
 
     def _wind_order(self, size: int) -> list[int]:
         """Where each card of the wind row comes from in the collected list.
