@@ -72,7 +72,7 @@ def small_endgames(variant: str, rng: random.Random, count: int) -> list[Board]:
     Deals 1-4 of the trivial deck put each suit up on its aces pile and deals 5-8 down on
     its kings pile; leaving the last few rays of some deals unplayed leaves those cards.
     """
-    boards = []
+    boards: list[Board] = []
     while len(boards) < count:
         plays = [13] * 8
         for k in rng.sample(range(8), rng.randint(1, 3)):
@@ -140,7 +140,7 @@ def test_pruning_keeps_the_verdict_of_early_winds(variant: str, deal: int) -> No
 
 def greedy_to_the_wind(board: Board, blow: bool = True) -> Board:
     """Play every card that goes up from the table, else the first stage action, until the
-    wind has blown (or, with ``blow`` false, until the wind may blow: cards may still go up then)."""
+    wind has blown (with ``blow`` false: until it may blow; cards may still go up then)."""
     board = board.copy()
     while board.wind_row is None and board.status() is Status.PLAYING:
         if not blow and board.is_legal(Move.wind()):
