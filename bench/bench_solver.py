@@ -86,6 +86,7 @@ def census(variant: str, first: int, last: int, budget: int, jsonl: Path | None)
     verdicts: Counter[str] = Counter()
     nodes = 0
     start = time.perf_counter()
+    cpu_start = time.process_time()
     out = jsonl.open("a", encoding="utf-8") if jsonl else None
     try:
         for deal in range(first, last + 1):
@@ -102,12 +103,16 @@ def census(variant: str, first: int, last: int, budget: int, jsonl: Path | None)
         if out:
             out.close()
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     total = last - first + 1
     print(f"{variant} deals {first}..{last}, at most {budget} nodes each:")
     for verdict in Verdict:
         count = verdicts[verdict.value]
         print(f"  {verdict.value:8} {count:5}  ({100 * count / total:.1f}%)")
-    print(f"  {seconds:.0f} s, {nodes} nodes, {nodes / seconds if seconds else 0:.0f} nodes/s")
+    decided = verdicts[Verdict.WON.value] + verdicts[Verdict.LOST.value]
+    print(f"  {seconds:.0f} s ({cpu:.0f} s of CPU), {nodes} nodes")
+    print(f"  nodes per CPU second: {nodes / cpu if cpu else 0:.0f}")
+    print(f"  decided deals per CPU minute: {60 * decided / cpu if cpu else 0:.1f}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

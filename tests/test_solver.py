@@ -357,7 +357,7 @@ def _check_model(board: Board) -> None:
     then the move, so the rules' side gathers the successors of every position reachable
     by shifts alone (which are all one position to the solver).
     """
-    searcher = _Searcher(board, None, None)
+    searcher = _Searcher(board, None, None, prune=False)  # prunings: tests/test_bounds.py
     state = _State.from_board(board)
     found, actions, parks = searcher.moves(state)
     mine = {searcher.key(searcher.child(state, m)) for m in found + actions + parks}

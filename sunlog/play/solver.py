@@ -18,12 +18,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypedDict
+from typing import Any
 
 from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
 from sunlog.engine.cards import CARDS, Card
 from sunlog.engine.deal import SplitMix64, shuffle
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.play.bounds import row_blocked
 
 __all__ = [
     "Analysis",
@@ -252,6 +253,8 @@ def _want_table(fit: tuple[int, ...]) -> tuple[int, ...]:
 
 
 _SUN_FIT = _fit_table(_sun_fit)
+#: ``_UP[code]``: how many of the suit's 26 cards its piles hold (either variant's code).
+_UP = bytes(code // 14 + code % 14 for code in range(14 * 14))
 _SUN3_FIT = _fit_table(_sun3_fit)
 _SUIT = bytes(c // 13 for c in range(52))
 _RANK = bytes(c % 13 for c in range(52))
@@ -263,6 +266,7 @@ _Step = tuple[int, ...]
 _FOUND, _PARK, _DEAL, _OPEN, _GATHER, _WIND = range(6)
 _RAY, _CLOUD, _ROW = range(3)
 _DEAL_MOVE = (_DEAL,)
+_NO_RAYS = (b"",) * RAYS
 _WIND_MOVE = (_WIND,)
 
 
@@ -328,11 +332,6 @@ class _State:
             board.gathered,
         )
 
-    def replace(self, **changes: Any) -> _State:
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        fields.update(changes)
-        return _State(**fields)
-
 
 class _Limit(Exception):
     """The node or time budget ran out."""
@@ -347,8 +346,10 @@ class _Searcher:
         max_nodes: int | None,
         timeout: float | None,
         known_lost: set[bytes] | None = None,
+        prune: bool = True,
     ) -> None:
         self.variant = board.variant
+        self.prune = prune  # the lost-proofs and safe moves after the wind (docs/solver.md)
         self.sun3 = board.variant is Variant.SUN3
         self.can_open = board.variant is not Variant.SUN2
         self.fit = _SUN3_FIT if self.sun3 else _SUN_FIT
@@ -356,6 +357,7 @@ class _Searcher:
         deck = board.deck
         self.deck = None if deck is None else bytes(deck)
         self.wind_state: int | None = None
+        self.wind_orders: dict[int, list[int]] = {}
         if board.deal_number is not None:
             rng = SplitMix64(board.deal_number)
             for _ in range(103):
@@ -398,11 +400,17 @@ class _Searcher:
     def moves(self, s: _State) -> tuple[list[_Step], list[_Step], list[_Step]]:
         """The moves worth trying from ``s``: to the foundations (best first), stage actions,
         parking on empty rays; pruned as docs/solver.md says."""
-        fit, found, want = self.fit, s.found, self.want
+        found = s.found
         if found == _COMPLETE4:
             return [], [], []  # won: no move is legal
+        fit, want = self.fit, self.want
         fits = want[found[0]] | want[found[1] + 256] | want[found[2] + 512] | want[found[3] + 768]
-        scored: list[tuple[int, _Step]] = []
+        # Scores 3 (uncovers a card that fits next), 2 (other ray tops, row and cloud ends),
+        # 1 (empties its ray), 0 (dug out of the open ray below its top); kept in that order.
+        best: list[_Step] = []
+        good: list[_Step] = []
+        last_ones: list[_Step] = []
+        digs: list[_Step] = []
         parks: list[_Step] = []
         sun3, after_wind = self.sun3, s.stage == 4
         rays = s.rays
@@ -415,31 +423,48 @@ class _Searcher:
             if not ray:
                 continue
             last = len(ray) - 1
+            card = ray[last]
+            if fits >> card & 1:
+                if last:  # it uncovers a card: better still if that one fits next
+                    below = ray[last - 1]
+                    suit = _SUIT[card]
+                    if _SUIT[below] == suit:
+                        code = fit[found[suit] * 13 + _RANK[card]]
+                        nice = fit[code * 13 + _RANK[below]] >= 0
+                    else:
+                        nice = bool(fits >> below & 1)
+                    (best if nice else good).append((_FOUND, _RAY, n, last, card))
+                else:
+                    last_ones.append((_FOUND, _RAY, n, last, card))
+            if park_rays:
+                for e in empties:
+                    parks.append((_PARK, _RAY, n, last, card, e))
             if n == open_index:
-                positions = [p for p in range(last, -1, -1) if p == last or ray[p] != ray[p + 1]]
-            else:
-                positions = [last]
-            for pos in positions:
-                card = ray[pos]
-                if fits >> card & 1:
-                    score = 1
-                    if pos:  # it uncovers a card: better still if that one fits next
-                        below = ray[pos - 1]
-                        if _SUIT[below] == _SUIT[card]:
-                            code = fit[found[_SUIT[card]] * 13 + _RANK[card]]
-                            score = 3 if fit[code * 13 + _RANK[below]] >= 0 else 2
+                for pos in range(last - 1, -1, -1):
+                    card = ray[pos]
+                    if card == ray[pos + 1]:
+                        continue  # the same position as taking its equal neighbour
+                    if fits >> card & 1:
+                        if pos:
+                            below = ray[pos - 1]
+                            suit = _SUIT[card]
+                            if _SUIT[below] == suit:
+                                code = fit[found[suit] * 13 + _RANK[card]]
+                                nice = fit[code * 13 + _RANK[below]] >= 0
+                            else:
+                                nice = bool(fits >> below & 1)
+                            (good if nice else last_ones).append((_FOUND, _RAY, n, pos, card))
                         else:
-                            score = 3 if fits >> below & 1 else 2
-                    if pos != last:
-                        score -= 1  # digging in the open ray: after the outer cards
-                    scored.append((score, (_FOUND, _RAY, n, pos, card)))
-                if park_rays:
-                    for e in empties:
-                        parks.append((_PARK, _RAY, n, pos, card, e))
+                            digs.append((_FOUND, _RAY, n, pos, card))
+                    if park_rays:
+                        for e in empties:
+                            parks.append((_PARK, _RAY, n, pos, card, e))
         rows = [(_CLOUD, k, cloud) for k, cloud in enumerate(s.clouds) if cloud]
         if s.row:
             if after_wind and sun3 and self._dead(s):
                 return [], [], []
+            if after_wind and self.prune and not sun3 and row_blocked(s.row, found, fit):
+                return [], [], []  # some suit cannot clear its own cards: lost (bounds.py)
             rows.append((_ROW, 0, s.row))
         for place, index, row in rows:
             # Both ends, unless taking either gives the same row (all its cards equal).
@@ -449,11 +474,17 @@ class _Searcher:
                 ends = ((0, left), (len(row) - 1, right))
             for pos, card in ends:
                 if fits >> card & 1:
-                    scored.append((2, (_FOUND, place, index, pos, card)))
+                    good.append((_FOUND, place, index, pos, card))
                 for e in empties:
                     parks.append((_PARK, place, index, pos, card, e))
-        scored.sort(key=_score, reverse=True)
-        return [m for _, m in scored], self._stage_actions(s), parks
+        best.extend(good)
+        best.extend(last_ones)
+        best.extend(digs)
+        if after_wind and self.prune:
+            for move in best:
+                if _UP[found[_SUIT[move[4]]]] == 25:
+                    return [move], [], []  # the last card of its suit goes up at once
+        return best, self._stage_actions(s), parks
 
     def _stage_actions(self, s: _State) -> list[_Step]:
         if s.stage == 4:
@@ -519,9 +550,20 @@ class _Searcher:
             start = s.deals * RAYS
             dealt = self.deck[start : start + RAYS]
             rays = tuple(ray + dealt[i : i + 1] for i, ray in enumerate(s.rays))
-            return s.replace(rays=rays, deals=s.deals + 1)
+            return _State(
+                rays,
+                s.clouds,
+                s.row,
+                s.found,
+                s.deals + 1,
+                s.stage,
+                s.opened,
+                s.open_ray,
+                s.gathered,
+            )
         if kind == _OPEN:
-            return s.replace(stage=2, opened=move[1], open_ray=move[1])
+            n = move[1]
+            return _State(s.rays, s.clouds, s.row, s.found, s.deals, 2, n, n, s.gathered)
         if kind == _GATHER:
             return self._gather(s, move[1])
         return self._wind(s)
@@ -536,19 +578,27 @@ class _Searcher:
         clouds = s.clouds
         if len(cards) > room:
             clouds = (*clouds, cards[room:])
-        return s.replace(rays=tuple(rays), clouds=clouds, stage=3, open_ray=0, gathered=n)
+        return _State(tuple(rays), clouds, s.row, s.found, s.deals, 3, s.opened, 0, n)
 
     def _wind(self, s: _State) -> _State:
-        collected = list(b"".join(s.clouds) + b"".join(s.rays))
-        assert self.wind_state is not None
-        shuffle(collected, SplitMix64(self.wind_state))  # type: ignore[arg-type]
-        return s.replace(
-            rays=(b"",) * RAYS,
-            clouds=(b"",) * len(s.clouds),
-            row=bytes(collected),
-            stage=4,
-            open_ray=0,
-        )
+        collected = b"".join(s.clouds) + b"".join(s.rays)
+        row = bytes(map(collected.__getitem__, self._wind_order(len(collected))))
+        clouds = (b"",) * len(s.clouds)
+        return _State(_NO_RAYS, clouds, row, s.found, s.deals, 4, s.opened, 0, s.gathered)
+
+    def _wind_order(self, size: int) -> list[int]:
+        """Where each card of the wind row comes from in the collected list.
+
+        The shuffle's draws depend only on the generator's state and the list's length
+        (SPEC 4.4), so for each length it is one fixed permutation: shuffle the indices once.
+        """
+        order = self.wind_orders.get(size)
+        if order is None:
+            assert self.wind_state is not None
+            order = list(range(size))
+            shuffle(order, SplitMix64(self.wind_state))  # type: ignore[arg-type]
+            self.wind_orders[size] = order
+        return order
 
     # -------------------------------------------------------------- search
 
@@ -645,10 +695,6 @@ class _Searcher:
 
 
 _COMPLETE4 = bytes((_COMPLETE,)) * 4
-
-
-def _score(item: tuple[int, _Step]) -> int:
-    return item[0]
 
 
 # ------------------------------------------------------------ realizing a line
@@ -773,30 +819,28 @@ def solve(
     return _solve(board, max_nodes=max_nodes, timeout=timeout)
 
 
-class _Named(TypedDict):
-    """What a :class:`SolveResult` says of the position it answers for."""
-
-    deal: int | None
-    variant: str
-
-
 def _solve(
     board: Board,
     *,
     max_nodes: int | None,
     timeout: float | None,
     known_lost: set[bytes] | None = None,
+    prune: bool = True,
 ) -> SolveResult:
     start = time.perf_counter()
-    info: _Named = {"deal": board.deal_number, "variant": board.variant.value}
+    deal, variant = board.deal_number, board.variant.value
     status = board.status()
     if status is Status.WON:
-        return SolveResult(Verdict.WON, 0, time.perf_counter() - start, (), **info)
+        return SolveResult(
+            Verdict.WON, 0, time.perf_counter() - start, (), deal=deal, variant=variant
+        )
     if status is Status.LOST:
-        return SolveResult(Verdict.LOST, 1, time.perf_counter() - start, None, **info)
+        return SolveResult(
+            Verdict.LOST, 1, time.perf_counter() - start, None, deal=deal, variant=variant
+        )
     if board.deck is None and board.deals < DEALS:
         raise ValueError("the deck is not known: the solver needs a Deal or Deck tag")
-    searcher = _Searcher(board, max_nodes, timeout, known_lost)
+    searcher = _Searcher(board, max_nodes, timeout, known_lost, prune)
     root = _State.from_board(board)
     found: list[_Step] | None = None
     try:
@@ -805,8 +849,9 @@ def _solve(
             if found is not None or not searcher.cut:
                 break
     except _Limit:
+        seconds = time.perf_counter() - start
         return SolveResult(
-            Verdict.UNKNOWN, searcher.nodes, time.perf_counter() - start, None, **info
+            Verdict.UNKNOWN, searcher.nodes, seconds, None, deal=deal, variant=variant
         )
     seconds = time.perf_counter() - start
     if found is None:
@@ -814,9 +859,11 @@ def _solve(
             raise AssertionError("solver bug: the unbounded search was cut")
         if known_lost is not None:
             known_lost.update(searcher.visited)
-        return SolveResult(Verdict.LOST, searcher.nodes, seconds, None, **info)
+        return SolveResult(Verdict.LOST, searcher.nodes, seconds, None, deal=deal, variant=variant)
     line = _realize(board, found)
-    return SolveResult(Verdict.WON, searcher.nodes, time.perf_counter() - start, line, **info)
+    return SolveResult(
+        Verdict.WON, searcher.nodes, time.perf_counter() - start, line, deal=deal, variant=variant
+    )
 
 
 def solve_deal(
