@@ -123,7 +123,13 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\nd\u00e9al *', "a letter beyond ASCII in a word"),
         ('[Deal "7"]\nw\u0131nd *', "a dotless i, which the grammar's WIND folds"),
         ('[Deal "7"]\ndeal\x00 *', "a control character in a word"),
-        ('[Deal "7"]\n[Event "a \\"b\\""]\ndeal *', "an escaped tag value"),
+        ('[Deal "7"]\n[Event "a \\x b"]\ndeal *', "an escape of neither quote nor backslash"),
+        ('[Deal "7"]\n[Event "a \\\nb"]\ndeal *', "an escaped line break in a tag value"),
+        ('[Deal "7"]\n1.{} deal *', "a comment joined to a move number"),
+        ('[Deal "7"]\n1.2.deal *', "two move numbers joined"),
+        ('[Deal "7"]\n1.5H *', "a card joined to a move number"),
+        ('[Deal "7"]\n' + "deal " * 8 + "open 1 !? *", "an annotation apart from its ray"),
+        ('[Deal "7"]\n' + "deal " * 8 + "open! 1 *", "an annotated open keyword"),
         ('[Deal "7"]\n2. deal *', "a wrong move number"),
         ('[Deal "7"]\n1. *', "a move number without its move"),
         ('[Deal "7"]\n1. 2. deal *', "two move numbers"),
@@ -135,7 +141,6 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\ndeal r1:AS>A *', "an illegal move"),
         ('[Deal "7"]\ndeal 9H *', "a card where a move should be"),
         ('[Deal "7"]\nopen 3 *', "a stage action out of turn"),
-        ('[Deal "7"]\n' + "deal " * 8 + "open 1! *", "an annotated ray number"),
         ('[Deal "7"]\ndeal r1:AS>A!!! *', "three annotation marks"),
         ('[Deal "7"]\ndeal r1:AS>A ! *', "an annotation apart from its move"),
         ('[Deal "7"]\ndeal r1:AS>Ax *', "a word that is no move"),
@@ -145,6 +150,23 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
 def test_the_quick_lane_steps_aside(text: str, why: str) -> None:
     assert quick_check(text) is None, why
     assert_agree(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "moves"),
+    [
+        ('[Deal "7"]\n[Event "a \\"b\\" \\\\ c"]\ndeal *', 1),
+        ('[Annotator "\\\\"]\n[Deal "7"]\ndeal *', 1),
+        ('[Deal "7"]\n1.deal 2.deal!? 3. deal *', 3),
+        ('[Deal "7"]\n' + "deal " * 8 + "open 1!? *", 9),
+        ('[Deal "7"]\n' + "deal " * 8 + "9.open 1! 10.gather 1?? *", 10),
+    ],
+)
+def test_escapes_joined_numbers_and_annotated_rays_take_the_quick_lane(
+    text: str, moves: int
+) -> None:
+    assert quick_check(text) == ValidGame(1, moves, "*")
+    assert general(text) == [(1, True, moves, "*")]
 
 
 def test_suit_symbols_and_text_beyond_ascii_in_tags_take_the_quick_lane() -> None:
@@ -169,7 +191,8 @@ def test_physical_games_name_their_cards_in_the_quick_lane() -> None:
     [
         (lambda t: t.replace("deal ", "deal { c } ", 1), "a comment among a deal's cards"),
         (lambda t: t.replace("deal ", "deal! ", 1), "cards after an annotated deal"),
-        (lambda t: re.sub(r"(deal [^\n]*?[SHDC])\n", r"\1!\n", t, count=1), "an annotated card"),
+        (lambda t: re.sub(r"(deal [^ ]+) ", r"\1! ", t, count=1), "a card annotated mid-deal"),
+        (lambda t: re.sub(r"(wind [^ ]+) ", r"\1?? ", t, count=1), "a card annotated mid-wind"),
         (lambda t: re.sub(r"(deal [^ ]+) ", r"\1 \1 ", t, count=1), "a card too many"),
         (lambda t: re.sub(r"(deal [^ ]+) [^ ]+ ", r"\1 ", t, count=1), "a card too few"),
         (lambda t: re.sub(r"(wind [^ ]+) ", r"\1 \1 ", t, count=1), "a wind row card too many"),
@@ -184,6 +207,16 @@ def test_physical_games_step_aside_where_their_cards_are_wrong(
     assert changed != text, why
     assert quick_check(changed) is None, why
     assert_agree(changed)
+
+
+def test_a_deal_or_wind_annotated_after_its_last_card_takes_the_quick_lane() -> None:
+    text = (ROOT / "samples" / "physical.sun").read_text(encoding="utf-8")
+    changed = re.sub(r"(deal [^\n]*?[SHDC])\n", r"\1!\n", text, count=1)
+    changed = re.sub(r"(wind [^\n]*?) (w:)", r"\1!? \2", changed, count=1)
+    assert changed.count("!") == text.count("!") + 2
+    (expected,) = general(changed)
+    assert expected[1]
+    assert quick_check(changed) == ValidGame(*expected[:1], *expected[2:])
 
 
 def test_comments_of_both_kinds_take_the_quick_lane() -> None:

@@ -50,9 +50,16 @@ _CARD = re.compile(_TERMINALS["CARD"])
 # with it, words would not be the grammar's tokens. (Any other odd character stays inside
 # a word, which then reads as no move.)
 _ODD_SPACE = re.compile(r"[^\S \t\n\f\r]")
-# One tag with a value free of escapes, after the grammar's white space and comments.
-_TAG = re.compile(r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
+# One tag, after the grammar's white space and comments; its value may hold escapes.
+_TAG = re.compile(
+    r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]'
+)
+# A backslash escaping anything but " or \ (which the general way explains).
+_BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
+_ESCAPE = re.compile(r"\\(.)")
 _MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
+# A move number joined to its move (``12.deal``): the number, then the move's word.
+_JOINED = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})\.(.+)", re.S)
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
@@ -87,7 +94,12 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     pos = 0
     match = _TAG.match(text)
     while match is not None:
-        tags.append(Tag(match.group(1), match.group(2)))
+        value = match.group(2)
+        if "\\" in value:
+            if _BAD_ESCAPE.search(value):
+                return None
+            value = _ESCAPE.sub(r"\1", value)
+        tags.append(Tag(match.group(1), value))
         pos = match.end()
         match = _TAG.match(text, pos)
     words = text[pos:].split()
@@ -110,7 +122,13 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
         move = known(word) or _learn(word)
         if stage is not None:
             if move.__class__ is Card:
-                named.append(move)  # type: ignore[arg-type]
+                named.append(move)
+                continue
+            if move is None and (card := _annotated_card(word)) is not None:
+                named.append(card)  # the annotation ends the deal or wind
+                if not _push_stage(push, stage, named):
+                    return None
+                stage = None
                 continue
             if not _push_stage(push, stage, named):
                 return None
@@ -120,17 +138,26 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
                 return None  # a move number stands right before its move
             if word == "{}":
                 continue
-            if not _MOVE_NUMBER.fullmatch(word):
+            joined = _JOINED.fullmatch(word)
+            if joined is None:
+                if not _MOVE_NUMBER.fullmatch(word):
+                    return None
+                number = int(word[:-1])
+                continue
+            number = int(joined.group(1))  # a move number joined to its move
+            word = joined.group(2)
+            move = known(word) or _learn(word)
+            if move is None:
                 return None
-            number = int(word[:-1])
-            continue
         if move.__class__ is not Move:
             if move is MoveKind.DEAL or move is MoveKind.WIND:
                 stage, named = move, []  # pushed when the cards it names end
             elif move.__class__ is Card:
                 return None  # a card with no deal or wind before it
-            else:  # open or gather: the ray is the next word
-                move = _RAY_MOVES[move].get(next(rest, ""))  # type: ignore[index]
+            else:  # open or gather: the ray is the next word, perhaps annotated
+                rays = _RAY_MOVES[move]  # type: ignore[index]
+                ray = next(rest, "")
+                move = rays.get(ray) or rays.get(_unannotated(ray))
                 if move is None:
                     return None  # a ray beyond 13, written 03, or missing: the general way
         count += 1
@@ -157,6 +184,21 @@ def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card])
     except ValueError:
         return False
     return True
+
+
+def _unannotated(word: str) -> str:
+    """A word without the annotation joined to its end, or ``""`` if it has none."""
+    base = word.rstrip("!?")
+    return base if base != word and word[len(base) :] in _ANNOTATIONS else ""
+
+
+def _annotated_card(word: str) -> Card | None:
+    """The card of a word that is a card with an annotation joined (the last card a deal
+    or the wind names), else ``None``."""
+    base = _unannotated(word)
+    if not base or not _CARD.fullmatch(base):
+        return None
+    return Card.parse(base)
 
 
 def _blank_comment(match: re.Match[str]) -> str:
