@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from notationkit import PIECES, VARIANTS, mutate, random_gen_game, real_logs, render
 
+from sunlog.engine.board import Board
+from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation import read_games, write_game
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game, Tag
@@ -239,6 +241,104 @@ def test_open_and_gather_take_their_ray_from_the_next_word() -> None:
     padded = re.sub(r"\bopen 1\b", "open 01", text)
     assert quick_check(padded) is None  # the general way reads it
     assert general(padded)[0][1]  # and finds it valid
+
+
+# ------------------------------------------------------------ logs as people write them
+
+_SYMBOLS = {"S": "♠♤", "H": "♥♡", "D": "♦♢", "C": "♣♧"}
+
+
+def shortest(move: Move, board: Board) -> Move:
+    """The shortest form of a canonical card move that reads the same here (SPEC 5.2)."""
+    if move.kind is not MoveKind.CARD or move.source is None or move.card is None:
+        return move
+    for form in (
+        move._replace(source=None, index=None, depth=None, end=None),
+        move._replace(card=None),
+    ):
+        try:
+            if board.canonical(form) == move:
+                return form
+        except ValueError:
+            continue
+    return move
+
+
+def people_log(deal: int, variant: str, rng: random.Random, *, mixed: bool) -> str:
+    """A greedy game as a person writes it: short forms; ``mixed`` adds move numbers (apart
+    or joined), suit symbols, any case, annotations, comments and an escaped tag value."""
+    board = Board(variant, deal=deal)
+    words = []
+    for i, move in enumerate(play(deal, variant, "greedy").move_stack, 1):
+        form = shortest(move, board) if not mixed or rng.random() < 0.7 else move
+        board.push(move)
+        word = str(form)
+        if mixed:
+            if form.card is not None and rng.random() < 0.3:
+                suit = rng.choice(_SYMBOLS[str(form.card)[-1]])
+                word = word.replace(str(form.card), str(form.card)[:-1] + suit, 1)
+            word = word.lower() if rng.random() < 0.2 else word
+            if rng.random() < 0.1:
+                word += rng.choice(("!", "?", "!!", "??", "!?", "?!"))
+            roll = rng.random()
+            word = f"{i}.{word}" if roll < 0.15 else f"{i}. {word}" if roll < 0.3 else word
+            if rng.random() < 0.05:
+                word += rng.choice((" { a note }", " ; a line comment\n"))
+        words.append(word)
+    tags = [f'[Variant "{variant}"]', f'[Deal "{deal}"]']
+    if mixed:
+        tags.insert(rng.randint(0, 2), '[Annotator "a \\"quoted\\" \\\\ name"]')
+    return "\n".join([*tags, "", " ".join(words), "*", ""])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("mixed", [False, True], ids=["short", "mixed"])
+def test_logs_as_people_write_them_take_the_quick_lane(variant: str, mixed: bool) -> None:
+    rng = random.Random(variant)
+    for deal in range(1, 5):
+        text = people_log(deal, variant, rng, mixed=mixed)
+        (expected,) = general(text)
+        assert expected[1], text
+        assert quick_check(text) == ValidGame(1, *expected[2:]), text
+
+
+@SETTINGS
+@given(
+    st.integers(1, 10**6),
+    st.sampled_from(VARIANTS),
+    st.booleans(),
+    st.integers(0, 3),
+    st.randoms(use_true_random=False),
+)
+def test_short_and_mixed_logs_agree_whole_and_damaged(
+    deal: int, variant: str, mixed: bool, damage: int, rng: random.Random
+) -> None:
+    text = people_log(deal, variant, rng, mixed=mixed)
+    if damage == 0:
+        assert quick_check(text) is not None
+    for _ in range(damage):
+        text = mutate(text, rng)
+    assert_agree(text)
+
+
+@SETTINGS
+@given(st.integers(1, 10**6), st.sampled_from(VARIANTS), st.randoms(use_true_random=False))
+def test_a_short_form_made_ambiguous_or_wrong_agrees(
+    deal: int, variant: str, rng: random.Random
+) -> None:
+    """A card move cut to its bare card where that reads two ways, or to its source where
+    the card is another: the quick lane must step aside for the general way's error."""
+    board = Board(variant, deal=deal)
+    words = []
+    for move in play(deal, variant, "greedy").move_stack:
+        form = move
+        if move.kind is MoveKind.CARD and rng.random() < 0.3:
+            form = move._replace(source=None, index=None, depth=None, end=None)
+        elif move.kind is MoveKind.CARD and rng.random() < 0.1:
+            form = move._replace(card=None)
+        board.push(move)
+        words.append(str(form))
+    assert_agree(f'[Variant "{variant}"]\n[Deal "{deal}"]\n{" ".join(words)}\n*\n')
 
 
 # ------------------------------------------------------------ it agrees with the general way
