@@ -57,15 +57,14 @@ _TAG = re.compile(
 # A backslash escaping anything but " or \ (which the general way explains).
 _BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
 _ESCAPE = re.compile(r"\\(.)")
-_MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
-# A move number joined to its move (``12.deal``): the number, then the move's word.
-_JOINED = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}})\.(.+)", re.S)
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
-# by a deal or wind), and the stage keywords, which stand for their kind: a deal or wind
-# takes the cards after it, an open or gather the ray number after it.
-_WORDS: dict[str, Move | MoveKind | Card] = {}
+# by a deal or wind), the stage keywords, which stand for their kind (a deal or wind takes
+# the cards after it, an open or gather the ray number after it), move numbers (an int)
+# and move numbers joined to their move (the number and what the move reads as).
+_Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
+_WORDS: dict[str, _Entry] = {}
 _STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
 _RAY_MOVES = {
     kind: {str(n): Move(kind, index=n) for n in range(1, 14)}
@@ -119,7 +118,9 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     named: list[Card] = []
     rest = iter(words)
     for word in rest:
-        move = known(word) or _learn(word)
+        move = known(word)
+        if move is None:
+            move = _learn(word)
         if stage is not None:
             if move.__class__ is Card:
                 named.append(move)
@@ -134,25 +135,24 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
                 return None
             stage = None
         if move is None:
+            if word == "{}" and number is None:
+                continue
+            return None  # no move, or a comment between a move number and its move
+        kind = move.__class__
+        if kind is int:  # a move number apart from its move
             if number is not None:
                 return None  # a move number stands right before its move
-            if word == "{}":
-                continue
-            joined = _JOINED.fullmatch(word)
-            if joined is None:
-                if not _MOVE_NUMBER.fullmatch(word):
-                    return None
-                number = int(word[:-1])
-                continue
-            number = int(joined.group(1))  # a move number joined to its move
-            word = joined.group(2)
-            move = known(word) or _learn(word)
-            if move is None:
+            number = move
+            continue
+        if kind is tuple:  # a move number joined to its move
+            if number is not None:
                 return None
-        if move.__class__ is not Move:
+            number, move = move  # type: ignore[misc]
+            kind = move.__class__
+        if kind is not Move:
             if move is MoveKind.DEAL or move is MoveKind.WIND:
                 stage, named = move, []  # pushed when the cards it names end
-            elif move.__class__ is Card:
+            elif kind is Card:
                 return None  # a card with no deal or wind before it
             else:  # open or gather: the ray is the next word, perhaps annotated
                 rays = _RAY_MOVES[move]  # type: ignore[index]
@@ -206,14 +206,29 @@ def _blank_comment(match: re.Match[str]) -> str:
     return match.group(1) or " {} "
 
 
-def _learn(word: str) -> Move | MoveKind | Card | None:
+def _learn(word: str) -> _Entry | None:
     """Read a word not in the table yet: a card move or a stage keyword (perhaps annotated),
-    or a card; ``None`` for anything else."""
+    a card, a move number, or a move number joined to a move; ``None`` for anything else."""
+    entry: _Entry | None
+    if word[:1].isdigit() and "." in word:  # no card nor move has both
+        digits, _, rest = word.partition(".")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+            return None
+        number = int(digits)
+        if not rest:  # the word is the number alone
+            entry = number
+        else:
+            move = _WORDS.get(rest)
+            if move is None:
+                move = _learn(rest)
+            if move is None or move.__class__ not in (Move, MoveKind):
+                return None
+            entry = (number, move)
+        return _remember(word, entry)
     base = word.rstrip("!?")
     if base != word and word[len(base) :] not in _ANNOTATIONS:
         return None
     lower = base.lower()
-    entry: Move | MoveKind | Card | None
     if lower in ("deal", "wind", "open", "gather"):
         entry = MoveKind(lower)
         if base != word:  # deal! and wind! take no cards; open! and gather! are no moves
@@ -227,8 +242,12 @@ def _learn(word: str) -> Move | MoveKind | Card | None:
         entry = Card.parse(word)
     else:
         return None
-    if entry is not None:
-        if len(_WORDS) >= _TABLE_MAX:
-            _WORDS.clear()
-        _WORDS[word] = entry
+    return None if entry is None else _remember(word, entry)
+
+
+def _remember(word: str, entry: _Entry) -> _Entry:
+    """Keep what a word reads as in the table (emptied when it grows too large)."""
+    if len(_WORDS) >= _TABLE_MAX:
+        _WORDS.clear()
+    _WORDS[word] = entry
     return entry
