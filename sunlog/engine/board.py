@@ -72,6 +72,23 @@ class Status(Enum):
 _Reading = tuple[Place, int, int, Card]
 # Undo records, tagged by their first item.
 _CARD, _DEAL, _OPEN, _GATHER, _WIND = range(5)
+# Enum members as module constants for the hot paths (an enum attribute costs some
+# 0.2 µs a lookup in Python 3.11).
+_E_LEFT = End.LEFT
+_K_CARD = MoveKind.CARD
+_K_DEAL = MoveKind.DEAL
+_K_GATHER = MoveKind.GATHER
+_K_OPEN = MoveKind.OPEN
+_P_ACES = Place.ACES
+_P_CLOUD = Place.CLOUD
+_P_KINGS = Place.KINGS
+_P_RAY = Place.RAY
+_P_WIND = Place.WIND
+_T_ACES = Target.ACES
+_T_ACES1 = Target.ACES1
+_T_ACES2 = Target.ACES2
+_T_KINGS = Target.KINGS
+_T_RAY = Target.RAY
 
 
 class Board:
@@ -334,19 +351,19 @@ class Board:
     def push(self, move: Move) -> None:
         """Check ``move`` against every rule and play it."""
         kind = move[0]
-        if kind is MoveKind.CARD:
+        if kind is _K_CARD:
             if self._push_fast(move):
                 return
             reading, _target, dst = self._resolve_card(move)
             self._apply_card(reading, dst)
-        elif kind is MoveKind.DEAL:
+        elif kind is _K_DEAL:
             self._apply_deal(self._resolve_deal(move))
-        elif kind is MoveKind.OPEN:
+        elif kind is _K_OPEN:
             self._check_open(move.index)
             self._undo.append((_OPEN, self.open_ray, self.opened, self.stage))
             self.open_ray = self.opened = move.index
             self.stage = Stage.SUN_PLAYS
-        elif kind is MoveKind.GATHER:
+        elif kind is _K_GATHER:
             self._check_gather(move.index)
             self._apply_gather(move.index)
         else:
@@ -363,7 +380,7 @@ class Board:
         _, n, card, source, depth, end, target, target_ray, _ = move  # one unpacking: hot
         src: list[Card] | None
         dst: list[Card] | None
-        if source is Place.RAY:
+        if source is _P_RAY:
             if n is None or not 0 < n <= RAYS:
                 return False
             src = self.rays[n - 1]
@@ -408,8 +425,8 @@ class Board:
                     src, pos, dst = place_src, place_pos, fits
             if dst is None or src is None:
                 return False
-        elif source is Place.CLOUD or source is Place.WIND:
-            if source is Place.WIND:
+        elif source is _P_CLOUD or source is _P_WIND:
+            if source is _P_WIND:
                 row = self.wind_row
             else:
                 row = self.clouds[n - 1] if n is not None and 0 < n <= len(self.clouds) else None
@@ -417,7 +434,7 @@ class Board:
                 return False
             last = len(row) - 1
             if end is not None:
-                pos = 0 if end is End.LEFT else last
+                pos = 0 if end is _E_LEFT else last
                 if card is None:
                     card = row[pos]
                 elif row[pos] != card:
@@ -440,7 +457,7 @@ class Board:
         else:  # a foundation's top, onto the other foundation of its suit
             if self._two_piles:
                 return False
-            base = 0 if source is Place.ACES else 4
+            base = 0 if source is _P_ACES else 4
             if card is None:
                 dst = None
                 src = None
@@ -468,34 +485,48 @@ class Board:
 
     def _fast_readings(self, card: Card) -> list[tuple[list[Card], int, Place]]:
         """Each (pile, pos, place) where ``card`` is playable, once per distinct result as
-        :meth:`_playable` gives them, found without scanning every place."""
+        :meth:`_playable` gives them, found without scanning every place: a game holds
+        two copies of a card, and the foundations tell at once whether they hold one (a
+        pile holds a run of its suit), so the search stops once both copies are found."""
         found: list[tuple[list[Card], int, Place]] = []
+        suit = card // 13
+        aces, other = self.foundations[suit], self.foundations[suit + 4]
+        left = 2  # copies not found yet
+        if aces and aces[-1] >= card:
+            left -= 1
+            if aces[-1] == card and len(aces) > 1 and not self._two_piles:
+                found.append((aces, len(aces) - 1, _P_ACES))
+        if other and (other[-1] >= card if self._two_piles else other[-1] <= card):
+            left -= 1
+            if other[-1] == card and len(other) > 1 and not self._two_piles:
+                found.append((other, len(other) - 1, _P_KINGS))
+        if not left:
+            return found
         rays = self.rays
         open_pile = None if self.open_ray is None else rays[self.open_ray - 1]
         if open_pile is not None and card in open_pile:
             last = len(open_pile) - 1
             for pos in range(last, -1, -1):  # each run of copies once, by its outermost
-                if open_pile[pos] == card and (pos == last or open_pile[pos + 1] != card):
-                    found.append((open_pile, pos, Place.RAY))
+                if open_pile[pos] == card:
+                    left -= 1
+                    if pos == last or open_pile[pos + 1] != card:
+                        found.append((open_pile, pos, _P_RAY))
+            if left <= 0:
+                return found
         for ray in rays:
             if ray and ray[-1] == card and ray is not open_pile:
-                found.append((ray, len(ray) - 1, Place.RAY))
-        rows = self.clouds
-        if self.wind_row:
-            rows = [*rows, self.wind_row]
-        for row in rows:
-            if row:
-                if row[0] == card:
-                    found.append((row, 0, Place.CLOUD))
-                last = len(row) - 1
-                if last and row[last] == card and (row[0] != card or row.count(card) <= last):
-                    found.append((row, last, Place.CLOUD))
-        if not self._two_piles:
-            suit = card // 13
-            for i, place in ((suit, Place.ACES), (suit + 4, Place.KINGS)):
-                pile = self.foundations[i]
-                if len(pile) > 1 and pile[-1] == card:
-                    found.append((pile, len(pile) - 1, place))
+                found.append((ray, len(ray) - 1, _P_RAY))
+                left -= 1
+                if not left:
+                    return found
+        for rows in (self.clouds, (self.wind_row,)) if self.wind_row else (self.clouds,):
+            for row in rows:
+                if row:
+                    if row[0] == card:
+                        found.append((row, 0, _P_CLOUD))
+                    last = len(row) - 1
+                    if last and row[last] == card and (row[0] != card or row.count(card) <= last):
+                        found.append((row, last, _P_CLOUD))
         return found
 
     def _fits(
@@ -504,7 +535,7 @@ class Board:
         """The pile a card from ``place`` goes onto for ``target`` when the move is legal
         (as :meth:`_destination` decides it), else ``None``."""
         found, suit = self.foundations, card // 13
-        if target is Target.ACES:
+        if target is _T_ACES:
             if self._two_piles:
                 for dst in (found[suit], found[suit + 4]):
                     if dst[-1] + 1 == card if dst else card % 13 == 0:
@@ -512,25 +543,25 @@ class Board:
                 return None
             dst = found[suit]
             if dst:
-                return dst if dst[-1] + 1 == card and place is not Place.ACES else None
-            return dst if card % 13 == 0 and place is not Place.KINGS else None
-        if target is Target.KINGS:
-            if self._two_piles or place is Place.KINGS:
+                return dst if dst[-1] + 1 == card and place is not _P_ACES else None
+            return dst if card % 13 == 0 and place is not _P_KINGS else None
+        if target is _T_KINGS:
+            if self._two_piles or place is _P_KINGS:
                 return None
             dst = found[suit + 4]
             if dst:
                 return dst if dst[-1] - 1 == card else None
-            return dst if card % 13 == 12 and place is not Place.ACES else None
+            return dst if card % 13 == 12 and place is not _P_ACES else None
         if not self._two_piles:
             return None
-        if target is Target.RAY:
+        if target is _T_RAY:
             if target_ray is None or not 0 < target_ray <= RAYS:
                 return None
             dst = self.rays[target_ray - 1]
             return None if dst else dst
-        if target is not Target.ACES1 and target is not Target.ACES2:
+        if target is not _T_ACES1 and target is not _T_ACES2:
             return None
-        dst = found[suit if target is Target.ACES1 else suit + 4]
+        dst = found[suit if target is _T_ACES1 else suit + 4]
         return dst if (dst[-1] + 1 == card if dst else card % 13 == 0) else None
 
     def named_cards(self, move: Move) -> Move:

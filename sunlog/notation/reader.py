@@ -39,8 +39,11 @@ _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t
 _ESCAPE = re.compile(r"\\(.)")
 _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")  # closed brace comments and line comments
-# Lines without these cannot end or begin a game, nor hold a comment.
+# Lines without these cannot end or begin a game, nor hold a comment (what _line_kind
+# finds faster; the tests hold it to this).
 _SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
+# A result word in a line beyond ASCII, with the grammar's case folding (``loſt`` is lost).
+_RESULT_IN_LINE = re.compile(r"won|lost", re.IGNORECASE)
 # What a file that is not UTF-8 decodes to with errors="surrogateescape" (and lone halves).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # The chunker's view of the text: only what decides where games begin and end.
@@ -160,14 +163,16 @@ def _line_kind(line: str) -> int:
     (a tag, a result token: the splitter then reads it token by token).
 
     For ASCII, str methods do what :data:`_SPECIAL` does several times faster; other text
-    keeps the regex, whose case folding is the grammar's (``loſt`` is ``lost`` to both).
+    keeps a regex for the result words, whose case folding is the grammar's (``loſt`` is
+    ``lost`` to both).
     """
     if line.isascii():
         low = line.lower()
         if "[" in low or "*" in low or "won" in low or "lost" in low:
             return _BOUNDARY
-        return _COMMENTS if "{" in low or ";" in low else _MOVES
-    return _BOUNDARY if _SPECIAL.search(line) else _MOVES
+    elif "[" in line or "*" in line or _RESULT_IN_LINE.search(line):
+        return _BOUNDARY
+    return _COMMENTS if "{" in line or ";" in line else _MOVES
 
 
 def _check_size(chunk: _Chunk) -> None:
