@@ -41,6 +41,9 @@ from sunlog.notation.game import Game, Tag
 from sunlog.play.policies import play
 
 SUNLOG = [sys.executable, "-m", "sunlog"]
+# Commands run as an installed package runs: with its bytecode cached (a first run writes
+# it), even where the environment turns that off.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def chess_pgn(plies_wanted: int, seed: int) -> tuple[str, int]:
@@ -181,7 +184,7 @@ def time_chess(pgn: str) -> Callable[[], None]:
 
 
 def command_seconds(args: list[str], repeats: int) -> float:
-    return best_of(repeats, lambda: subprocess.run(args, capture_output=True, check=False))
+    return best_of(repeats, lambda: subprocess.run(args, capture_output=True, check=False, env=ENV))
 
 
 def command_median(args: list[str], runs: int) -> float:
@@ -189,7 +192,7 @@ def command_median(args: list[str], runs: int) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(args, capture_output=True, check=False)
+        subprocess.run(args, capture_output=True, check=False, env=ENV)
         times.append(time.perf_counter() - start)
     return median(times)
 
@@ -198,7 +201,8 @@ def side_by_side(commands: list[list[str]]) -> float:
     """Seconds for running ``commands`` all at once, until the last one ends."""
     start = time.perf_counter()
     running = [
-        subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands
+        subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+        for c in commands
     ]
     for process in running:
         process.wait()
@@ -211,7 +215,9 @@ def peak_rss_mb(args: list[str]) -> float:
         "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True);"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=ENV
+    )
     return int(out.stdout.strip()) / 1024
 
 
