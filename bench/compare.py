@@ -1,13 +1,18 @@
 """sunlog check against python-chess, per move, in the same run (issue: speed side by side).
 
-Makes a PGN of random legal chess games with python-chess and ``.sun`` logs played by
-sunlog's own policies, with about the same number of moves, then times
+Plays ``--games`` logs (1,500 by default) with sunlog's own policies and writes them in
+every style people and programs write (canonical; short forms; mixed: short forms, move
+numbers apart or joined, suit symbols, lower case, annotations, comments and an escaped
+tag value; physical: deals and the wind row named; a comment on every line), makes a PGN
+of random legal chess games with as many plies, then times
 
 * python-chess: ``chess.pgn.read_game`` over the PGN (parse and replay every ply);
-* sunlog: what ``sunlog check`` does for a file (parse, replay, every check), in process;
-* the same file without check's quick lane (the general way), with comments, and as
-  played with real cards (deals and the wind row named);
-* ``sunlog check`` as a command, start to finish, on the same file and on a one-game file;
+* sunlog: what ``sunlog check`` does for each style's file (parse, replay, every check),
+  in process, and the canonical file the general way (without check's quick lane): each
+  round times python-chess and every style in turn, and the medians are printed;
+* ``sunlog check -q FILE`` as a whole process for each style, against a python-chess
+  script reading the PGN, and ``sunlog check`` and ``--version`` of a one-game file
+  (medians of repeated runs, as hyperfine gives them);
 * ``sunlog check -j 1`` and ``-j 2`` on a directory of many files, beside two independent
   ``-j 1`` runs on its halves at once (what the machine itself gives two processes);
 * the peak memory of ``sunlog check`` on files of many small games.

@@ -61,8 +61,9 @@ _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
 # by a deal or wind), the stage keywords, which stand for their kind (a deal or wind takes
-# the cards after it, an open or gather the ray number after it), move numbers (an int)
-# and move numbers joined to their move (the number and what the move reads as).
+# the cards after it, an open or gather the ray number after it) and move numbers (an
+# int); a move number joined to its move reads as both (a tuple). When the table is full
+# it starts again: the words a log repeats are soon back.
 _Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
 _WORDS: dict[str, _Entry] = {}
 _STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
@@ -214,17 +215,14 @@ def _learn(word: str) -> _Entry | None:
         digits, _, rest = word.partition(".")
         if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
             return None
-        number = int(digits)
         if not rest:  # the word is the number alone
-            entry = number
-        else:
-            move = _WORDS.get(rest)
-            if move is None:
-                move = _learn(rest)
-            if move is None or move.__class__ not in (Move, MoveKind):
-                return None
-            entry = (number, move)
-        return _remember(word, entry)
+            return _remember(word, int(digits))
+        move = _WORDS.get(rest)
+        if move is None:
+            move = _learn(rest)
+        if move is None or move.__class__ not in (Move, MoveKind):
+            return None
+        return _remember(word, (int(digits), move))
     base = word.rstrip("!?")
     if base != word and word[len(base) :] not in _ANNOTATIONS:
         return None
