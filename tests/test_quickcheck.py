@@ -23,7 +23,7 @@ from notationkit import PIECES, VARIANTS, mutate, random_gen_game, real_logs, re
 
 from sunlog.engine.board import Board
 from sunlog.engine.moves import Move, MoveKind
-from sunlog.notation import read_games, write_game
+from sunlog.notation import quickcheck, read_games, write_game
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game, Tag
 from sunlog.notation.quickcheck import ValidGame, check_games, quick_check
@@ -386,3 +386,28 @@ def test_damaged_plain_logs_agree(deal: int, variant: str, rng: random.Random) -
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40).map("".join))
 def test_random_text_after_a_real_game_start_agrees(tail: str) -> None:
     assert_agree('[Variant "sun"]\n[Deal "7"]\ndeal r1:AS>A deal ' + tail)
+
+
+@pytest.mark.parametrize(
+    ("learned", "word", "reads"),
+    [
+        ("r3:QS>A", "R3:q\u2660>a!?", "r3:QS>A"),
+        ("t\u2665>k", "10H>K", "10H>K"),
+        ("c1>A", "C1>a?", "c1>A"),
+        ("c1>A", "\u26631>A", None),  # a suit symbol where no suit stands
+        ("QS>A", "QS>\u2660", None),
+        ("QS>A", "Q\u017f>A", None),  # a long s folds to S, but the grammar takes no such S
+        ("5H", "5\u2661", "5H"),
+        ("5H", "5\u2661!", None),  # an annotated card is no word of its own
+    ],
+)
+def test_another_spelling_of_a_word_reads_as_that_word(
+    learned: str, word: str, reads: str | None
+) -> None:
+    """The word table shares what a move or card reads as between its spellings (case, a
+    suit symbol for its letter), and only where the grammar reads them the same."""
+    assert quickcheck._learn(learned) is not None
+    entry = quickcheck._learn(word)
+    assert (None if entry is None else str(entry)) == reads
+    text = f'[Deal "7"]\ndeal {word} *\n'
+    assert_agree(text)

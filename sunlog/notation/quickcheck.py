@@ -33,7 +33,7 @@ class ValidGame(NamedTuple):
     """A game the quick lane found valid: its index in the file, its number of moves and
     its claimed result."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple.index
     moves: int
     result: str
 
@@ -57,6 +57,7 @@ _TAG = re.compile(
 # A backslash escaping anything but " or \ (which the general way explains).
 _BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
 _ESCAPE = re.compile(r"\\(.)")
+_SUIT_LETTERS = dict(zip("♠♥♦♣♤♡♢♧", "SHDCSHDC", strict=True))
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
@@ -231,16 +232,43 @@ def _learn(word: str) -> _Entry | None:
         entry = MoveKind(lower)
         if base != word:  # deal! and wind! take no cards; open! and gather! are no moves
             entry = _STAGE_MOVES.get(entry)
-    elif _CARD_MOVE.fullmatch(base):
+        return None if entry is None else _remember(word, entry)
+    spelling = _spelling(base)
+    entry = _WORDS.get(spelling) if spelling else None
+    if entry.__class__ is Move or (entry.__class__ is Card and base == word):
+        return _remember(word, entry)  # the same move or card as another spelling of it
+    entry = None
+    if _CARD_MOVE.fullmatch(base):
         try:
             entry = Move.parse_card_move(base)
         except InvalidMoveError:  # a number of too many digits
             return None
     elif base == word and _CARD.fullmatch(word):
         entry = Card.parse(word)
-    else:
+    if entry is None:
         return None
-    return None if entry is None else _remember(word, entry)
+    if spelling and spelling != word:
+        _remember(spelling, entry)
+    return _remember(word, entry)
+
+
+def _spelling(base: str) -> str:
+    """One spelling for all the ways of writing a card move or a card: upper case, the suit
+    symbol before ``>`` (or ending the word) as its letter; ``""`` for a word with other
+    characters beyond ASCII. Every letter of CARD_MOVE and CARD may be written in either
+    case, and a suit symbol stands for its letter where a suit stands, so a word whose
+    spelling reads as a move reads as the same move."""
+    if not base.isascii():
+        cut = base.find(">")
+        if cut < 0:
+            cut = len(base)
+        letter = _SUIT_LETTERS.get(base[cut - 1]) if cut > 0 else None
+        if letter is None:
+            return ""
+        base = base[: cut - 1] + letter + base[cut:]
+        if not base.isascii():
+            return ""
+    return base.upper()
 
 
 def _remember(word: str, entry: _Entry) -> _Entry:
