@@ -162,16 +162,15 @@ def _line_kind(line: str) -> int:
     """What a line may hold: moves only, moves and comments, or perhaps a game's boundary
     (a tag, a result token: the splitter then reads it token by token).
 
-    For ASCII, str methods do what :data:`_SPECIAL` does several times faster; other text
-    keeps a regex for the result words, whose case folding is the grammar's (``loſt`` is
-    ``lost`` to both).
+    str methods do what :data:`_SPECIAL` does several times faster; a line with a long s
+    keeps the regex for the result words, whose case folding is the grammar's (``loſt``
+    is ``lost`` to both: the long s is the only character beyond ASCII it folds so).
     """
-    if line.isascii():
-        low = line.lower()
-        if "[" in low or "*" in low or "won" in low or "lost" in low:
-            return _BOUNDARY
-    elif "[" in line or "*" in line or _RESULT_IN_LINE.search(line):
+    low = line.lower()  # beyond ASCII, no character lowers to a letter of won or lost
+    if "[" in low or "*" in low or "won" in low or "lost" in low:
         return _BOUNDARY
+    if not line.isascii() and "\u017f" in line and _RESULT_IN_LINE.search(line):
+        return _BOUNDARY  # the long s, which the grammar folds to s
     return _COMMENTS if "{" in line or ";" in line else _MOVES
 
 
