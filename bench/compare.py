@@ -240,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="greedy", help="the policy that plays the logs")
     parser.add_argument("--games", type=int, default=1500, help="games a style")
     parser.add_argument("--keep", metavar="DIR", help="write the files here and keep them")
+    parser.add_argument(
+        "--styles-only",
+        action="store_true",
+        help="only the styles and the start-up (no -j, memory)",
+    )
     args = parser.parse_args(argv)
     try:
         import chess  # noqa: F401
@@ -338,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
             f"sunlog --version {version_s:.3f} s; a bare python {python_s:.3f} s"
         )
 
+        if args.styles_only:
+            return 0
         many = tmp / "many"
         many.mkdir()
         chunks = text.split("\n[Variant")
