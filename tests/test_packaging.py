@@ -63,7 +63,7 @@ def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
         assert "sunlog/grammar/sun.lark" in names
         packaged = zf.read("sunlog/grammar/sun.lark").decode("utf-8")
         entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-        assert "sunlog = sunlog.cli:main" in zf.read(entry_points).decode("utf-8")
+        assert "sunlog = sunlog.cli.entry:main" in zf.read(entry_points).decode("utf-8")
     assert packaged == (ROOT / "grammar" / "sun.lark").read_text(encoding="utf-8")
     assert "sunlog/notation/resources.py" in names
     for schema_file in sorted((ROOT / "sunlog" / "schemas").glob("*.json")):

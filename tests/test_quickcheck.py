@@ -21,7 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from notationkit import PIECES, VARIANTS, mutate, random_gen_game, real_logs, render
 
-from sunlog.notation import read_games, write_game
+from sunlog.engine.board import Board
+from sunlog.engine.moves import Move, MoveKind
+from sunlog.notation import quickcheck, read_games, write_game
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game, Tag
 from sunlog.notation.quickcheck import ValidGame, check_games, quick_check
@@ -123,7 +125,13 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\nd\u00e9al *', "a letter beyond ASCII in a word"),
         ('[Deal "7"]\nw\u0131nd *', "a dotless i, which the grammar's WIND folds"),
         ('[Deal "7"]\ndeal\x00 *', "a control character in a word"),
-        ('[Deal "7"]\n[Event "a \\"b\\""]\ndeal *', "an escaped tag value"),
+        ('[Deal "7"]\n[Event "a \\x b"]\ndeal *', "an escape of neither quote nor backslash"),
+        ('[Deal "7"]\n[Event "a \\\nb"]\ndeal *', "an escaped line break in a tag value"),
+        ('[Deal "7"]\n1.{} deal *', "a comment joined to a move number"),
+        ('[Deal "7"]\n1.2.deal *', "two move numbers joined"),
+        ('[Deal "7"]\n1.5H *', "a card joined to a move number"),
+        ('[Deal "7"]\n' + "deal " * 8 + "open 1 !? *", "an annotation apart from its ray"),
+        ('[Deal "7"]\n' + "deal " * 8 + "open! 1 *", "an annotated open keyword"),
         ('[Deal "7"]\n2. deal *', "a wrong move number"),
         ('[Deal "7"]\n1. *', "a move number without its move"),
         ('[Deal "7"]\n1. 2. deal *', "two move numbers"),
@@ -135,7 +143,6 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\ndeal r1:AS>A *', "an illegal move"),
         ('[Deal "7"]\ndeal 9H *', "a card where a move should be"),
         ('[Deal "7"]\nopen 3 *', "a stage action out of turn"),
-        ('[Deal "7"]\n' + "deal " * 8 + "open 1! *", "an annotated ray number"),
         ('[Deal "7"]\ndeal r1:AS>A!!! *', "three annotation marks"),
         ('[Deal "7"]\ndeal r1:AS>A ! *', "an annotation apart from its move"),
         ('[Deal "7"]\ndeal r1:AS>Ax *', "a word that is no move"),
@@ -145,6 +152,23 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
 def test_the_quick_lane_steps_aside(text: str, why: str) -> None:
     assert quick_check(text) is None, why
     assert_agree(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "moves"),
+    [
+        ('[Deal "7"]\n[Event "a \\"b\\" \\\\ c"]\ndeal *', 1),
+        ('[Annotator "\\\\"]\n[Deal "7"]\ndeal *', 1),
+        ('[Deal "7"]\n1.deal 2.deal!? 3. deal *', 3),
+        ('[Deal "7"]\n' + "deal " * 8 + "open 1!? *", 9),
+        ('[Deal "7"]\n' + "deal " * 8 + "9.open 1! 10.gather 1?? *", 10),
+    ],
+)
+def test_escapes_joined_numbers_and_annotated_rays_take_the_quick_lane(
+    text: str, moves: int
+) -> None:
+    assert quick_check(text) == ValidGame(1, moves, "*")
+    assert general(text) == [(1, True, moves, "*")]
 
 
 def test_suit_symbols_and_text_beyond_ascii_in_tags_take_the_quick_lane() -> None:
@@ -169,7 +193,8 @@ def test_physical_games_name_their_cards_in_the_quick_lane() -> None:
     [
         (lambda t: t.replace("deal ", "deal { c } ", 1), "a comment among a deal's cards"),
         (lambda t: t.replace("deal ", "deal! ", 1), "cards after an annotated deal"),
-        (lambda t: re.sub(r"(deal [^\n]*?[SHDC])\n", r"\1!\n", t, count=1), "an annotated card"),
+        (lambda t: re.sub(r"(deal [^ ]+) ", r"\1! ", t, count=1), "a card annotated mid-deal"),
+        (lambda t: re.sub(r"(wind [^ ]+) ", r"\1?? ", t, count=1), "a card annotated mid-wind"),
         (lambda t: re.sub(r"(deal [^ ]+) ", r"\1 \1 ", t, count=1), "a card too many"),
         (lambda t: re.sub(r"(deal [^ ]+) [^ ]+ ", r"\1 ", t, count=1), "a card too few"),
         (lambda t: re.sub(r"(wind [^ ]+) ", r"\1 \1 ", t, count=1), "a wind row card too many"),
@@ -184,6 +209,16 @@ def test_physical_games_step_aside_where_their_cards_are_wrong(
     assert changed != text, why
     assert quick_check(changed) is None, why
     assert_agree(changed)
+
+
+def test_a_deal_or_wind_annotated_after_its_last_card_takes_the_quick_lane() -> None:
+    text = (ROOT / "samples" / "physical.sun").read_text(encoding="utf-8")
+    changed = re.sub(r"(deal [^\n]*?[SHDC])\n", r"\1!\n", text, count=1)
+    changed = re.sub(r"(wind [^\n]*?) (w:)", r"\1!? \2", changed, count=1)
+    assert changed.count("!") == text.count("!") + 2
+    (expected,) = general(changed)
+    assert expected[1]
+    assert quick_check(changed) == ValidGame(*expected[:1], *expected[2:])
 
 
 def test_comments_of_both_kinds_take_the_quick_lane() -> None:
@@ -206,6 +241,104 @@ def test_open_and_gather_take_their_ray_from_the_next_word() -> None:
     padded = re.sub(r"\bopen 1\b", "open 01", text)
     assert quick_check(padded) is None  # the general way reads it
     assert general(padded)[0][1]  # and finds it valid
+
+
+# ------------------------------------------------------------ logs as people write them
+
+_SYMBOLS = {"S": "♠♤", "H": "♥♡", "D": "♦♢", "C": "♣♧"}
+
+
+def shortest(move: Move, board: Board) -> Move:
+    """The shortest form of a canonical card move that reads the same here (SPEC 5.2)."""
+    if move.kind is not MoveKind.CARD or move.source is None or move.card is None:
+        return move
+    for form in (
+        move._replace(source=None, index=None, depth=None, end=None),
+        move._replace(card=None),
+    ):
+        try:
+            if board.canonical(form) == move:
+                return form
+        except ValueError:
+            continue
+    return move
+
+
+def people_log(deal: int, variant: str, rng: random.Random, *, mixed: bool) -> str:
+    """A greedy game as a person writes it: short forms; ``mixed`` adds move numbers (apart
+    or joined), suit symbols, any case, annotations, comments and an escaped tag value."""
+    board = Board(variant, deal=deal)
+    words = []
+    for i, move in enumerate(play(deal, variant, "greedy").move_stack, 1):
+        form = shortest(move, board) if not mixed or rng.random() < 0.7 else move
+        board.push(move)
+        word = str(form)
+        if mixed:
+            if form.card is not None and rng.random() < 0.3:
+                suit = rng.choice(_SYMBOLS[str(form.card)[-1]])
+                word = word.replace(str(form.card), str(form.card)[:-1] + suit, 1)
+            word = word.lower() if rng.random() < 0.2 else word
+            if rng.random() < 0.1:
+                word += rng.choice(("!", "?", "!!", "??", "!?", "?!"))
+            roll = rng.random()
+            word = f"{i}.{word}" if roll < 0.15 else f"{i}. {word}" if roll < 0.3 else word
+            if rng.random() < 0.05:
+                word += rng.choice((" { a note }", " ; a line comment\n"))
+        words.append(word)
+    tags = [f'[Variant "{variant}"]', f'[Deal "{deal}"]']
+    if mixed:
+        tags.insert(rng.randint(0, 2), '[Annotator "a \\"quoted\\" \\\\ name"]')
+    return "\n".join([*tags, "", " ".join(words), "*", ""])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("mixed", [False, True], ids=["short", "mixed"])
+def test_logs_as_people_write_them_take_the_quick_lane(variant: str, mixed: bool) -> None:
+    rng = random.Random(variant)
+    for deal in range(1, 5):
+        text = people_log(deal, variant, rng, mixed=mixed)
+        (expected,) = general(text)
+        assert expected[1], text
+        assert quick_check(text) == ValidGame(1, *expected[2:]), text
+
+
+@SETTINGS
+@given(
+    st.integers(1, 10**6),
+    st.sampled_from(VARIANTS),
+    st.booleans(),
+    st.integers(0, 3),
+    st.randoms(use_true_random=False),
+)
+def test_short_and_mixed_logs_agree_whole_and_damaged(
+    deal: int, variant: str, mixed: bool, damage: int, rng: random.Random
+) -> None:
+    text = people_log(deal, variant, rng, mixed=mixed)
+    if damage == 0:
+        assert quick_check(text) is not None
+    for _ in range(damage):
+        text = mutate(text, rng)
+    assert_agree(text)
+
+
+@SETTINGS
+@given(st.integers(1, 10**6), st.sampled_from(VARIANTS), st.randoms(use_true_random=False))
+def test_a_short_form_made_ambiguous_or_wrong_agrees(
+    deal: int, variant: str, rng: random.Random
+) -> None:
+    """A card move cut to its bare card where that reads two ways, or to its source where
+    the card is another: the quick lane must step aside for the general way's error."""
+    board = Board(variant, deal=deal)
+    words = []
+    for move in play(deal, variant, "greedy").move_stack:
+        form = move
+        if move.kind is MoveKind.CARD and rng.random() < 0.3:
+            form = move._replace(source=None, index=None, depth=None, end=None)
+        elif move.kind is MoveKind.CARD and rng.random() < 0.1:
+            form = move._replace(card=None)
+        board.push(move)
+        words.append(str(form))
+    assert_agree(f'[Variant "{variant}"]\n[Deal "{deal}"]\n{" ".join(words)}\n*\n')
 
 
 # ------------------------------------------------------------ it agrees with the general way
@@ -253,3 +386,28 @@ def test_damaged_plain_logs_agree(deal: int, variant: str, rng: random.Random) -
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40).map("".join))
 def test_random_text_after_a_real_game_start_agrees(tail: str) -> None:
     assert_agree('[Variant "sun"]\n[Deal "7"]\ndeal r1:AS>A deal ' + tail)
+
+
+@pytest.mark.parametrize(
+    ("learned", "word", "reads"),
+    [
+        ("r3:QS>A", "R3:q\u2660>a!?", "r3:QS>A"),
+        ("t\u2665>k", "10H>K", "10H>K"),
+        ("c1>A", "C1>a?", "c1>A"),
+        ("c1>A", "\u26631>A", None),  # a suit symbol where no suit stands
+        ("QS>A", "QS>\u2660", None),
+        ("QS>A", "Q\u017f>A", None),  # a long s folds to S, but the grammar takes no such S
+        ("5H", "5\u2661", "5H"),
+        ("5H", "5\u2661!", None),  # an annotated card is no word of its own
+    ],
+)
+def test_another_spelling_of_a_word_reads_as_that_word(
+    learned: str, word: str, reads: str | None
+) -> None:
+    """The word table shares what a move or card reads as between its spellings (case, a
+    suit symbol for its letter), and only where the grammar reads them the same."""
+    assert quickcheck._learn(learned) is not None
+    entry = quickcheck._learn(word)
+    assert (None if entry is None else str(entry)) == reads
+    text = f'[Deal "7"]\ndeal {word} *\n'
+    assert_agree(text)

@@ -9,22 +9,49 @@ stats, solve, analyze); :mod:`~sunlog.cli.record` (record). They share
 :mod:`~sunlog.cli.common` (the app, its options, the guard), :mod:`~sunlog.cli.inputs`
 (reading), :mod:`~sunlog.cli.reports` (printing) and :mod:`~sunlog.cli.outputs`
 (writing). The CLI imports every other part; nothing imports it.
+
+The console script is :func:`sunlog.cli.entry.main`, which runs ``--version`` and a plain
+``check`` without importing Typer (:mod:`~sunlog.cli.checking` is check's work, Typer-free).
+So this package imports the Typer app only when it is asked for (``sunlog.cli.app``).
 """
 
 from __future__ import annotations
 
-# isort: off
-# The commands register in this order, which is the order of ``sunlog --help``.
-from sunlog.cli import check, view, convert, play, record
+from typing import TYPE_CHECKING, Any
 
-# isort: on
-from sunlog.cli.common import app
+if TYPE_CHECKING:
+    from typer import Typer
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "typer_app"]
 
-_COMMANDS = (check, view, convert, play, record)
+# The command modules, imported with the app: they register in this order, which is the
+# order of ``sunlog --help``.
+_COMMANDS = ("check", "view", "convert", "play", "record")
+
+
+def typer_app() -> Typer:
+    """The Typer app with every command registered."""
+    import importlib
+
+    for name in _COMMANDS:
+        importlib.import_module(f"sunlog.cli.{name}")
+    from sunlog.cli.common import app
+
+    return app
 
 
 def main() -> None:
-    """Entry point of the ``sunlog`` console script and of ``python -m sunlog``."""
-    app(prog_name="sunlog")
+    """Entry point of ``python -m sunlog`` and of the ``sunlog`` script (see :mod:`.entry`)."""
+    from sunlog.cli.entry import main as entry_main
+
+    entry_main()
+
+
+def __getattr__(name: str) -> Any:
+    """``app``, ``common`` and the command modules, imported when first asked for."""
+    if name == "app":
+        return typer_app()
+    if name in (*_COMMANDS, "common"):
+        typer_app()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-if TYPE_CHECKING:
-    pass
-from sunlog.cli import common, inputs, reports
-from sunlog.cli.common import INVALID, OK, USAGE, app, err, guarded
-from sunlog.cli.inputs import STDIN, CliError
+from sunlog.cli import checking, common
+from sunlog.cli.common import app, guarded
 
 
 @app.command(epilog="Example: sunlog check samples/*.sun --json")
@@ -46,96 +41,26 @@ def check(
     Exit 0 when every game is valid, 1 when some log is invalid (or a file is not a log:
     empty, not UTF-8, not a game), 2 when a path is missing or unreadable.
     """
-    files: list[str] = []
-    code = OK
-    for item in inputs.expand_paths(paths):
-        if isinstance(item, CliError):
-            err(str(item))
-            code = USAGE
-        else:
-            files.append(item)
-    stdin_text = inputs.read_stdin() if STDIN in files else None
-    totals = reports.CheckTotals()
-    for found in _reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text):
-        if isinstance(found, CliError):
-            err(str(found))
-            code = USAGE
-            continue
-        totals.add(found)
-        for warning in found.warnings:  # on stderr: the verdict and the JSON stay as they are
-            err(warning)
-        if json_out:
-            typer.echo(reports.dumps(found.to_json()))
-        elif not found.valid or verbose:
-            typer.echo(found.text())
-    if not quiet and files:
-        err(totals.summary(len(files)))
-    if code == OK and totals.invalid:
-        code = INVALID
+    code = checking.run_check(
+        paths,
+        json_out=json_out,
+        verbose=verbose,
+        jobs=jobs,
+        quiet=quiet,
+        echo=_echo,
+        progress=_progress,
+    )
     raise typer.Exit(code)
 
 
-def _reports(
-    files: list[str], *, verbose: bool, jobs: int, stdin_text: str | None
-) -> Iterator[reports.CheckReport | CliError]:
-    """Every game's report, file after file in the order given, and a :class:`CliError`
-    for a file that could not be read. With ``jobs`` above 1 the files are checked in
-    that many processes; alone, a file's reports stream as its games are checked."""
-    workers = jobs or (os.cpu_count() or 1)
-    bar = _progress(files)
-    try:
-        if workers > 1 and len(files) > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            with ProcessPoolExecutor(max_workers=min(workers, len(files))) as pool:
-                texts = [stdin_text if f == STDIN else None for f in files]
-                # Several files a task when there are many: fewer round trips between processes.
-                chunk = max(1, min(8, len(files) // (4 * workers)))
-                results = pool.map(
-                    reports.check_file, files, [verbose] * len(files), texts, chunksize=chunk
-                )
-                for report in results:
-                    bar(len(report.games))
-                    yield from report.games
-                    if report.io_error is not None:
-                        yield report.io_error
-        else:
-            for path in files:
-                text = stdin_text if path == STDIN else None
-                games = 0
-                for item in reports.check_reports(path, verbose, text):
-                    games += isinstance(item, reports.CheckReport)
-                    yield item
-                bar(games)
-    finally:
-        bar(None)
+def _echo(text: str, err: bool) -> None:
+    typer.echo(text, err=err)
 
 
-def _progress(files: list[str]) -> Callable[[int | None], None]:
+def _progress(files: list[str]) -> checking.Progress:
     """A rich progress bar on stderr when it is a terminal and there are many files."""
-    if len(files) < common.PROGRESS_FILES or not common.stderr_is_terminal():
-        return lambda checked: None
-    from rich.console import Console
-    from rich.progress import Progress
-
-    # Reports printed meanwhile go above the bar only when stdout is that same terminal.
-    progress = Progress(
-        console=Console(stderr=True, force_terminal=True),
-        transient=True,
+    return checking.progress_bar(
+        files,
+        shown=len(files) >= common.PROGRESS_FILES and common.stderr_is_terminal(),
         redirect_stdout=common.stdout_is_terminal(),
-        redirect_stderr=False,
     )
-    task = progress.add_task("checking", total=len(files))
-    progress.start()
-    games = 0
-
-    def advance(checked: int | None) -> None:
-        """One more file done, with ``checked`` games; None: the work is over."""
-        nonlocal games
-        if checked is None:
-            progress.stop()
-            return
-        games += checked
-        progress.update(task, advance=1, description=f"checking ({games} games)")
-
-    return advance

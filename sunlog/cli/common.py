@@ -5,7 +5,6 @@ that turns errors into a message and an exit code, and loading a game at a posit
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
@@ -17,7 +16,7 @@ from sunlog.notation.errors import LogError
 if TYPE_CHECKING:
     from sunlog.notation.game import Game
     from sunlog.notation.replay import Replay
-from sunlog.cli import helptext, inputs, outputs, reports
+from sunlog.cli import checking, helptext, inputs, outputs, reports
 from sunlog.cli.inputs import STDIN, CliError
 
 app = helptext.App(
@@ -57,14 +56,9 @@ AtOpt = Annotated[
 
 def _version() -> str:
     """The installed distribution's version, else the package's own."""
-    from importlib import metadata
+    from sunlog.cli.entry import version
 
-    try:
-        return metadata.version("sunlog")
-    except metadata.PackageNotFoundError:
-        from sunlog import __version__
-
-        return __version__
+    return version()
 
 
 def _print_version(value: bool) -> None:
@@ -120,20 +114,12 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
 
 def _not_a_log(exc: LogError) -> str:
     """A whole-file fault: with its line and a caret when it has one, else ``sunlog: ...``."""
-    if exc.line is None or exc.path is None:
-        where = f"{exc.path}: " if exc.path else ""
-        return reports.printable(f"sunlog: {where}{exc.message}")
-    source = reports.source_line(exc.path, exc.line, text=stdin_cache(exc.path))
-    return reports.error_report(exc, None, source)
+    return checking.not_a_log(exc)
 
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so that flushing it at exit raises nothing more."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file descriptor (as under a test runner)
-        pass
+    checking.silence_stdout()
 
 
 def stdout_is_terminal() -> bool:
@@ -242,7 +228,7 @@ def with_path(path: str, load: Callable[[], R]) -> R:
 
 
 #: Files from which ``check`` shows a progress bar (only when stderr is a terminal).
-PROGRESS_FILES = 20
+PROGRESS_FILES = checking.PROGRESS_FILES
 
 
 def stderr_is_terminal() -> bool:

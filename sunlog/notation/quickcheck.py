@@ -50,16 +50,24 @@ _CARD = re.compile(_TERMINALS["CARD"])
 # with it, words would not be the grammar's tokens. (Any other odd character stays inside
 # a word, which then reads as no move.)
 _ODD_SPACE = re.compile(r"[^\S \t\n\f\r]")
-# One tag with a value free of escapes, after the grammar's white space and comments.
-_TAG = re.compile(r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*)"[ \t]*\]')
-_MOVE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}\.")
+# One tag, after the grammar's white space and comments; its value may hold escapes.
+_TAG = re.compile(
+    r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]'
+)
+# A backslash escaping anything but " or \ (which the general way explains).
+_BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
+_ESCAPE = re.compile(r"\\(.)")
+_SUIT_LETTERS = dict(zip("♠♥♦♣♤♡♢♧", "SHDCSHDC", strict=True))
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TAG_NAMES = frozenset(MEANINGFUL_TAGS.values())
 _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
-# by a deal or wind), and the stage keywords, which stand for their kind: a deal or wind
-# takes the cards after it, an open or gather the ray number after it.
-_WORDS: dict[str, Move | MoveKind | Card] = {}
+# by a deal or wind), the stage keywords, which stand for their kind (a deal or wind takes
+# the cards after it, an open or gather the ray number after it) and move numbers (an
+# int); a move number joined to its move reads as both (a tuple). When the table is full
+# it starts again: the words a log repeats are soon back.
+_Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
+_WORDS: dict[str, _Entry] = {}
 _STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
 _RAY_MOVES = {
     kind: {str(n): Move(kind, index=n) for n in range(1, 14)}
@@ -95,7 +103,12 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
         name = match.group(1)
         if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
             return None  # a miscased Variant or Deal: the general way warns of it
-        tags.append(Tag(name, match.group(2)))
+        value = match.group(2)
+        if "\\" in value:
+            if _BAD_ESCAPE.search(value):
+                return None
+            value = _ESCAPE.sub(r"\1", value)
+        tags.append(Tag(name, value))
         pos = match.end()
         match = _TAG.match(text, pos)
     words = text[pos:].split()
@@ -115,30 +128,46 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     named: list[Card] = []
     rest = iter(words)
     for word in rest:
-        move = known(word) or _learn(word)
+        move = known(word)
+        if move is None and word != "{}":  # a comment: no word to learn
+            move = _learn(word)
         if stage is not None:
             if move.__class__ is Card:
                 named.append(move)
+                continue
+            if move is None and (card := _annotated_card(word)) is not None:
+                named.append(card)  # the annotation ends the deal or wind
+                if not _push_stage(push, stage, named):
+                    return None
+                stage = None
                 continue
             if not _push_stage(push, stage, named):
                 return None
             stage = None
         if move is None:
+            if word == "{}" and number is None:
+                continue
+            return None  # no move, or a comment between a move number and its move
+        kind = move.__class__
+        if kind is int:  # a move number apart from its move
             if number is not None:
                 return None  # a move number stands right before its move
-            if word == "{}":
-                continue
-            if not _MOVE_NUMBER.fullmatch(word):
-                return None
-            number = int(word[:-1])
+            number = move
             continue
-        if move.__class__ is not Move:
+        if kind is tuple:  # a move number joined to its move
+            if number is not None:
+                return None
+            number, move = move  # type: ignore[misc]
+            kind = move.__class__
+        if kind is not Move:
             if move is MoveKind.DEAL or move is MoveKind.WIND:
                 stage, named = move, []  # pushed when the cards it names end
-            elif move.__class__ is Card:
+            elif kind is Card:
                 return None  # a card with no deal or wind before it
-            else:  # open or gather: the ray is the next word
-                move = _RAY_MOVES[move].get(next(rest, ""))  # type: ignore[index]
+            else:  # open or gather: the ray is the next word, perhaps annotated
+                rays = _RAY_MOVES[move]  # type: ignore[index]
+                ray = next(rest, "")
+                move = rays.get(ray) or rays.get(_unannotated(ray))
                 if move is None:
                     return None  # a ray beyond 13, written 03, or missing: the general way
         count += 1
@@ -167,34 +196,92 @@ def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card])
     return True
 
 
+def _unannotated(word: str) -> str:
+    """A word without the annotation joined to its end, or ``""`` if it has none."""
+    base = word.rstrip("!?")
+    return base if base != word and word[len(base) :] in _ANNOTATIONS else ""
+
+
+def _annotated_card(word: str) -> Card | None:
+    """The card of a word that is a card with an annotation joined (the last card a deal
+    or the wind names), else ``None``."""
+    base = _unannotated(word)
+    if not base or not _CARD.fullmatch(base):
+        return None
+    return Card.parse(base)
+
+
 def _blank_comment(match: re.Match[str]) -> str:
     """A tag stays as it is; a comment becomes the word ``{}``."""
     return match.group(1) or " {} "
 
 
-def _learn(word: str) -> Move | MoveKind | Card | None:
+def _learn(word: str) -> _Entry | None:
     """Read a word not in the table yet: a card move or a stage keyword (perhaps annotated),
-    or a card; ``None`` for anything else."""
+    a card, a move number, or a move number joined to a move; ``None`` for anything else."""
+    entry: _Entry | None
+    if word[:1].isdigit() and "." in word:  # no card nor move has both
+        digits, _, rest = word.partition(".")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+            return None
+        if not rest:  # the word is the number alone
+            return _remember(word, int(digits))
+        move = _WORDS.get(rest)
+        if move is None:
+            move = _learn(rest)
+        if move is None or move.__class__ not in (Move, MoveKind):
+            return None
+        return _remember(word, (int(digits), move))
     base = word.rstrip("!?")
     if base != word and word[len(base) :] not in _ANNOTATIONS:
         return None
     lower = base.lower()
-    entry: Move | MoveKind | Card | None
     if lower in ("deal", "wind", "open", "gather"):
         entry = MoveKind(lower)
         if base != word:  # deal! and wind! take no cards; open! and gather! are no moves
             entry = _STAGE_MOVES.get(entry)
-    elif _CARD_MOVE.fullmatch(base):
+        return None if entry is None else _remember(word, entry)
+    spelling = _spelling(base)
+    entry = _WORDS.get(spelling) if spelling else None
+    if entry.__class__ is Move or (entry.__class__ is Card and base == word):
+        return _remember(word, entry)  # the same move or card as another spelling of it
+    entry = None
+    if _CARD_MOVE.fullmatch(base):
         try:
             entry = Move.parse_card_move(base)
         except InvalidMoveError:  # a number of too many digits
             return None
     elif base == word and _CARD.fullmatch(word):
         entry = Card.parse(word)
-    else:
+    if entry is None:
         return None
-    if entry is not None:
-        if len(_WORDS) >= _TABLE_MAX:
-            _WORDS.clear()
-        _WORDS[word] = entry
+    if spelling and spelling != word:
+        _remember(spelling, entry)
+    return _remember(word, entry)
+
+
+def _spelling(base: str) -> str:
+    """One spelling for all the ways of writing a card move or a card: upper case, the suit
+    symbol before ``>`` (or ending the word) as its letter; ``""`` for a word with other
+    characters beyond ASCII. Every letter of CARD_MOVE and CARD may be written in either
+    case, and a suit symbol stands for its letter where a suit stands, so a word whose
+    spelling reads as a move reads as the same move."""
+    if not base.isascii():
+        cut = base.find(">")
+        if cut < 0:
+            cut = len(base)
+        letter = _SUIT_LETTERS.get(base[cut - 1]) if cut > 0 else None
+        if letter is None:
+            return ""
+        base = base[: cut - 1] + letter + base[cut:]
+        if not base.isascii():
+            return ""
+    return base.upper()
+
+
+def _remember(word: str, entry: _Entry) -> _Entry:
+    """Keep what a word reads as in the table (emptied when it grows too large)."""
+    if len(_WORDS) >= _TABLE_MAX:
+        _WORDS.clear()
+    _WORDS[word] = entry
     return entry

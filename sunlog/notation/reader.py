@@ -41,8 +41,11 @@ _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")  # closed brace comments and line comments
 _COMMENT_START = re.compile(r"[{;]")  # where each may begin (see _without_comments)
 _LINE_COMMENT_START = re.compile(";")
-# Lines without these cannot end or begin a game, nor hold a comment.
+# Lines without these cannot end or begin a game, nor hold a comment (what _line_kind
+# finds faster; the tests hold it to this).
 _SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
+# A result word in a line beyond ASCII, with the grammar's case folding (``loſt`` is lost).
+_RESULT_IN_LINE = re.compile(r"won|lost", re.IGNORECASE)
 # What a file that is not UTF-8 decodes to with errors="surrogateescape" (and lone halves).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # The chunker's view of the text: only what decides where games begin and end.
@@ -186,15 +189,16 @@ def _line_kind(line: str) -> int:
     """What a line may hold: moves only, moves and comments, or perhaps a game's boundary
     (a tag, a result token: the splitter then reads it token by token).
 
-    For ASCII, str methods do what :data:`_SPECIAL` does several times faster; other text
-    keeps the regex, whose case folding is the grammar's (``loſt`` is ``lost`` to both).
+    str methods do what :data:`_SPECIAL` does several times faster; a line with a long s
+    keeps the regex for the result words, whose case folding is the grammar's (``loſt``
+    is ``lost`` to both: the long s is the only character beyond ASCII it folds so).
     """
-    if line.isascii():
-        low = line.lower()
-        if "[" in low or "*" in low or "won" in low or "lost" in low:
-            return _BOUNDARY
-        return _COMMENTS if "{" in low or ";" in low else _MOVES
-    return _BOUNDARY if _SPECIAL.search(line) else _MOVES
+    low = line.lower()  # beyond ASCII, no character lowers to a letter of won or lost
+    if "[" in low or "*" in low or "won" in low or "lost" in low:
+        return _BOUNDARY
+    if not line.isascii() and "\u017f" in line and _RESULT_IN_LINE.search(line):
+        return _BOUNDARY  # the long s, which the grammar folds to s
+    return _COMMENTS if "{" in line or ";" in line else _MOVES
 
 
 def _check_size(chunk: _Chunk) -> None:

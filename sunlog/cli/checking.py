@@ -1,0 +1,160 @@
+"""What ``sunlog check`` does, without Typer: the Typer command and the fast entry point
+(:mod:`sunlog.cli.entry`) both run :func:`run_check`, so they print the same and exit alike.
+
+Nothing here imports Typer (nor the pydantic it imports), so that checking a file does not
+pay for them at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+
+from sunlog.cli import inputs, reports
+from sunlog.cli.inputs import STDIN, CliError
+from sunlog.notation.errors import LogError
+
+__all__ = [
+    "PROGRESS_FILES",
+    "Echo",
+    "Progress",
+    "not_a_log",
+    "progress_bar",
+    "run_check",
+    "silence_stdout",
+]
+
+OK, INVALID, USAGE = 0, 1, 2
+
+#: Files from which ``check`` shows a progress bar (only when stderr is a terminal).
+PROGRESS_FILES = 20
+
+#: Print a line on stdout (``err=False``) or stderr, as ``typer.echo`` prints it.
+Echo = Callable[[str, bool], None]
+#: A progress bar fed each file's number of games, then ``None`` at the end.
+Progress = Callable[[int | None], None]
+
+
+def run_check(
+    paths: list[str],
+    *,
+    json_out: bool,
+    verbose: bool,
+    jobs: int,
+    quiet: bool,
+    echo: Echo,
+    progress: Callable[[list[str]], Progress],
+) -> int:
+    """Check every game of ``paths``, print the reports and the summary; the exit code."""
+    files: list[str] = []
+    code = OK
+    for found in inputs.expand_paths(paths):
+        if isinstance(found, CliError):
+            echo(str(found), True)
+            code = USAGE
+        else:
+            files.append(found)
+    stdin_text = inputs.read_stdin() if STDIN in files else None
+    totals = reports.CheckTotals()
+    bar = progress(files)
+    for item in _reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text, bar=bar):
+        if isinstance(item, CliError):
+            echo(str(item), True)
+            code = USAGE
+            continue
+        totals.add(item)
+        for warning in item.warnings:  # on stderr: the verdict and the JSON stay as they are
+            echo(warning, True)
+        if json_out:
+            echo(reports.dumps(item.to_json()), False)
+        elif not item.valid or verbose:
+            echo(item.text(), False)
+    if not quiet and files:
+        echo(totals.summary(len(files)), True)
+    if code == OK and totals.invalid:
+        code = INVALID
+    return code
+
+
+def _reports(
+    files: list[str], *, verbose: bool, jobs: int, stdin_text: str | None, bar: Progress
+) -> Iterator[reports.CheckReport | CliError]:
+    """Every game's report, file after file in the order given, and a :class:`CliError`
+    for a file that could not be read. With ``jobs`` above 1 the files are checked in
+    that many processes; alone, a file's reports stream as its games are checked."""
+    workers = jobs or (os.cpu_count() or 1)
+    try:
+        if workers > 1 and len(files) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=min(workers, len(files))) as pool:
+                texts = [stdin_text if f == STDIN else None for f in files]
+                # Several files a task when there are many: fewer round trips between processes.
+                chunk = max(1, min(8, len(files) // (4 * workers)))
+                results = pool.map(
+                    reports.check_file, files, [verbose] * len(files), texts, chunksize=chunk
+                )
+                for report in results:
+                    bar(len(report.games))
+                    yield from report.games
+                    if report.io_error is not None:
+                        yield report.io_error
+        else:
+            for path in files:
+                text = stdin_text if path == STDIN else None
+                games = 0
+                for item in reports.check_reports(path, verbose, text):
+                    games += isinstance(item, reports.CheckReport)
+                    yield item
+                bar(games)
+    finally:
+        bar(None)
+
+
+def progress_bar(files: list[str], *, shown: bool, redirect_stdout: bool) -> Progress:
+    """A rich progress bar on stderr when ``shown`` (stderr is a terminal, many files)."""
+    if not shown:
+        return lambda checked: None
+    from rich.console import Console
+    from rich.progress import Progress as RichProgress
+
+    # Reports printed meanwhile go above the bar only when stdout is that same terminal.
+    progress = RichProgress(
+        console=Console(stderr=True, force_terminal=True),
+        transient=True,
+        redirect_stdout=redirect_stdout,
+        redirect_stderr=False,
+    )
+    task = progress.add_task("checking", total=len(files))
+    progress.start()
+    games = 0
+
+    def advance(checked: int | None) -> None:
+        """One more file done, with ``checked`` games; None: the work is over."""
+        nonlocal games
+        if checked is None:
+            progress.stop()
+            return
+        games += checked
+        progress.update(task, advance=1, description=f"checking ({games} games)")
+
+    return advance
+
+
+def not_a_log(exc: LogError) -> str:
+    """A whole-file fault: with its line and a caret when it has one, else ``sunlog: ...``."""
+    if exc.line is None or exc.path is None:
+        where = f"{exc.path}: " if exc.path else ""
+        return reports.printable(f"sunlog: {where}{exc.message}")
+    source = reports.source_line(exc.path, exc.line, text=inputs.stdin_text(exc.path))
+    return reports.error_report(exc, None, source)
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null so that flushing it at exit raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (as under a test runner)
+        pass

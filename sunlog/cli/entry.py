@@ -1,0 +1,179 @@
+"""The ``sunlog`` console script: ``--version`` and a plain ``check`` without Typer.
+
+Importing Typer (and the pydantic it imports) costs more than checking a one-game file.
+So ``sunlog --version`` and ``sunlog check`` with only the options it reads here
+(``--json``, ``-v``/``--verbose``, ``-q``/``--quiet``, ``-j N``/``--jobs N``, paths and
+``-``) run straight away, through the same :func:`~sunlog.cli.checking.run_check` as the
+Typer command, printing the same and exiting alike; any other command line (``--help``,
+another command, an option written another way, a mistake) goes to the Typer app, which
+handles it as always. Nothing here imports Typer.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import sys
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # imported when a check runs: --version needs none of them
+    from sunlog.cli.checking import Progress
+
+__all__ = ["CheckOptions", "check_options", "main", "version"]
+
+# Typer reads these to complete a shell's command line: then it must answer, not us.
+_COMPLETION = ("_SUNLOG_COMPLETE", "_TYPER_COMPLETE_ARGS")
+_JOBS = re.compile(r"[0-9]{1,9}")
+# What click strips from text printed off a terminal (its _compat._ansi_re).
+_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+
+
+class CheckOptions(NamedTuple):
+    """What a plain ``sunlog check`` command line asks for."""
+
+    paths: list[str]
+    json_out: bool = False
+    verbose: bool = False
+    jobs: int = 1
+    quiet: bool = False
+
+
+def main() -> None:
+    """Entry point of the ``sunlog`` script and of ``python -m sunlog``."""
+    code = _run_fast(sys.argv[1:])
+    if code is None:
+        from sunlog.cli import typer_app
+
+        typer_app()(prog_name="sunlog")
+        return
+    sys.exit(code)
+
+
+def _run_fast(args: list[str]) -> int | None:
+    """The exit code of a command line handled here, or ``None`` to leave it to Typer."""
+    if any(name in os.environ for name in _COMPLETION) or not _plain_streams():
+        return None
+    if args == ["--version"]:
+        _echo(f"sunlog {version()}", False)
+        return 0
+    if not args or args[0] != "check":
+        return None
+    options = check_options(args[1:])
+    if options is None:
+        return None
+    return _check(options)
+
+
+def check_options(args: list[str]) -> CheckOptions | None:
+    """The options of ``sunlog check ARGS`` when each is one this entry reads, else None."""
+    paths: list[str] = []
+    flags = {"--json": False, "verbose": False, "quiet": False}
+    jobs = 1
+    words = iter(args)
+    for word in words:
+        if word == "-" or not word.startswith("-"):
+            paths.append(word)
+        elif word == "--json":
+            flags["--json"] = True
+        elif word in ("-v", "--verbose"):
+            flags["verbose"] = True
+        elif word in ("-q", "--quiet"):
+            flags["quiet"] = True
+        elif word in ("-j", "--jobs"):
+            value = next(words, "")
+            if not _JOBS.fullmatch(value):
+                return None  # Typer says what is wrong with it
+            jobs = int(value)
+        else:
+            return None
+    if not paths:
+        return None
+    return CheckOptions(paths, flags["--json"], flags["verbose"], jobs, flags["quiet"])
+
+
+def _check(options: CheckOptions) -> int:
+    """Run ``check`` as the Typer command runs it, errors caught as its guard catches them
+    and as click's standalone mode ends a run."""
+    from sunlog.cli import checking
+    from sunlog.cli.inputs import CliError
+    from sunlog.notation.errors import LogError
+
+    try:
+        try:
+            return checking.run_check(
+                options.paths,
+                json_out=options.json_out,
+                verbose=options.verbose,
+                jobs=options.jobs,
+                quiet=options.quiet,
+                echo=_echo,
+                progress=_progress,
+            )
+        except CliError as exc:
+            _echo(str(exc), True)
+            return exc.code
+        except LogError as exc:  # a file that is not a log
+            _echo(checking.not_a_log(exc), True)
+            return checking.INVALID
+        except BrokenPipeError:  # the reader went away (| head): stop quietly
+            checking.silence_stdout()
+            return checking.USAGE
+        except (OSError, UnicodeError) as exc:
+            _echo(f"sunlog: {exc}", True)
+            return checking.USAGE
+    except (EOFError, KeyboardInterrupt):
+        _echo("", True)
+        _echo("Aborted!", True)
+        return 1
+    except BrokenPipeError:  # from printing the guard's own message
+        checking.silence_stdout()
+        return 1
+
+
+def _progress(files: list[str]) -> Progress:
+    """A rich progress bar on stderr when it is a terminal and there are many files."""
+    from sunlog.cli import checking
+
+    return checking.progress_bar(
+        files,
+        shown=len(files) >= checking.PROGRESS_FILES and sys.stderr.isatty(),
+        redirect_stdout=sys.stdout.isatty(),
+    )
+
+
+def _echo(text: str, err: bool) -> None:
+    """Print a line as ``typer.echo`` does: ANSI codes stripped off a terminal, flushed."""
+    stream = sys.stderr if err else sys.stdout
+    out = text + "\n"
+    if "\033" in out and not stream.isatty():
+        out = _ANSI.sub("", out)
+    stream.write(out)
+    stream.flush()
+
+
+def _plain_streams() -> bool:
+    """Whether stdout and stderr are text streams that click would use as they are (it
+    re-wraps a stream whose encoding is ASCII)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if stream is None or not encoding:
+            return False
+        try:
+            if codecs.lookup(encoding).name == "ascii":
+                return False
+        except LookupError:
+            return False
+    return True
+
+
+def version() -> str:
+    """The installed distribution's version, else the package's own."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("sunlog")
+    except metadata.PackageNotFoundError:
+        from sunlog import __version__
+
+        return __version__

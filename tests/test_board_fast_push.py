@@ -1,0 +1,132 @@
+"""The fast path of ``Board.push`` against its general path, on every form of every move.
+
+``push`` first tries ``_push_fast``, which finds a card's copies straight from the piles
+a move names and plays it when exactly one reading is legal; anything else goes the
+general way (``_resolve_card``), which reads every playable card, checks that all legal
+readings give the same position (SPEC 5.2) and explains faults. Here, at positions of
+random games, every written form of card moves (bare cards, sources without cards,
+depths, ends, wrong cards, every target) goes both ways: the fast path may only ever
+play a move the general path accepts, with the same resulting position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from enginekit import random_playout
+
+from sunlog.engine.board import RAYS, Board
+from sunlog.engine.cards import CARDS, Card
+from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+
+TARGETS = [(Target.ACES, None), (Target.ACES1, None), (Target.ACES2, None)]
+TARGETS += [(Target.KINGS, None), *((Target.RAY, n) for n in (1, 2, 7, 13, 14))]
+
+
+def forms(board: Board, rng: random.Random) -> Iterator[Move]:
+    """Card moves written every way at this position: right, wrong and out of range."""
+    cards: set[Card] = set()
+    for pile in (*board.rays, *board.clouds, board.wind_row or [], *board.foundations):
+        cards.update(pile[-3:])
+        cards.update(pile[:1])
+    cards.add(rng.choice(CARDS))
+    sources: list[tuple[Place | None, int | None, int | None, End | None]] = [
+        (None, None, None, None)
+    ]
+    for n in range(0, RAYS + 2):
+        sources.append((Place.RAY, n, None, None))
+        for depth in (1, 2, 3, 0):
+            sources.append((Place.RAY, n, depth, None))
+    for k in range(0, len(board.clouds) + 2):
+        for end in (None, End.LEFT, End.RIGHT):
+            sources.append((Place.CLOUD, k, None, end))
+    for end in (None, End.LEFT, End.RIGHT):
+        sources.append((Place.WIND, None, None, end))
+    sources += [(Place.ACES, None, None, None), (Place.KINGS, None, None, None)]
+    for target, ray in TARGETS:
+        for source, index, depth, end in sources:
+            for card in (None, *cards):
+                if source is None and card is None:
+                    continue
+                yield Move(MoveKind.CARD, index, card, source, depth, end, target, ray)
+
+
+def legal_forms(board: Board) -> Iterator[Move]:
+    """The forms of each legal card move: as the writer writes it, the bare card, the
+    source alone, with a depth or an end, and onto every other target."""
+    for move in board.legal_moves():
+        if move.kind is not MoveKind.CARD:
+            continue
+        yield move
+        yield move._replace(source=None, index=None, depth=None, end=None)
+        yield move._replace(card=None)
+        if move.source is Place.RAY and move.index is not None:
+            ray = board.rays[move.index - 1]
+            for depth in range(1, len(ray) + 1):
+                yield move._replace(depth=depth)
+                yield move._replace(depth=depth, card=None)
+        if move.source in (Place.CLOUD, Place.WIND):
+            for end in (End.LEFT, End.RIGHT, None):
+                yield move._replace(end=end)
+                yield move._replace(end=end, card=None)
+        for target, ray_number in TARGETS:
+            yield move._replace(target=target, target_ray=ray_number)
+
+
+def general(board: Board, move: Move) -> object:
+    """The position the general path reaches with ``move`` (undone after), or its error."""
+    try:
+        reading, _, dst = board._resolve_card(move)
+    except ValueError as exc:
+        return type(exc)
+    board._apply_card(reading, dst)
+    key = board.key()
+    _, src, pos, pile = board._undo.pop()
+    src.insert(pos, pile.pop())
+    return key
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+@pytest.mark.parametrize("seed", range(2))
+def test_the_fast_path_plays_only_what_the_general_path_plays_the_same_way(
+    variant: str, seed: int
+) -> None:
+    rng = random.Random(seed)
+    board = Board(variant, deal=rng.randrange(2**64))
+    fast = slow = 0
+    for step, _ in enumerate(random_playout(board, rng, max_moves=400, stage_weight=0.2)):
+        if step % 10:
+            continue
+        before = board.key()
+        sample = list(forms(board, rng))
+        sample = rng.sample(sample, min(len(sample), 150)) + list(legal_forms(board))
+        for move in sample:
+            expected = general(board, move)
+            assert board.key() == before
+            if board._push_fast(move):
+                fast += 1
+                assert board.key() == expected, move
+                board.pop()
+                assert board.key() == before
+            elif isinstance(expected, tuple):
+                slow += 1  # left to the general path: several readings, or the open ray
+    assert fast > 0
+    assert fast > 3 * slow  # nearly every legal form goes the fast way
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+def test_every_canonical_card_move_takes_the_fast_path(variant: str) -> None:
+    """What a writer emits (and what check reads most) is never left to the general path,
+    except a row whose cards are all the same, where either end gives the same result."""
+    rng = random.Random(5)
+    board = Board(variant, deal=20261201)
+    for _ in random_playout(board, rng, max_moves=300, stage_weight=0.2):
+        for move in board.legal_moves():
+            if move.kind is not MoveKind.CARD:
+                continue
+            if board._push_fast(move):
+                board.pop()
+                continue
+            assert move.source in (Place.CLOUD, Place.WIND), move
