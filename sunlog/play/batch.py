@@ -10,7 +10,7 @@ any order and the file is not sorted (readers key by deal). ``docs/winnability.m
 the study was made; :mod:`sunlog.play.study` reads such files back.
 
 A line is ``{"deal", "variant", "verdict", "nodes", "seconds", "length", "max_nodes",
-"timeout"}`` and ``"line"`` (the winning moves, canonical, space-separated) with ``lines``.
+"timeout"}`` and ``"line"`` (the winning moves as a list, canonical) with ``lines``.
 Each line records its budget; a file holds one budget per variant: resuming with other
 ``max_nodes``/``timeout`` is refused (:class:`BatchError`), so budgets never mix silently.
 """
@@ -88,7 +88,7 @@ def solve_one(deal: int, settings: BatchSettings) -> dict[str, Any]:
         "timeout": settings.timeout,
     }
     if settings.lines:
-        record["line"] = None if result.line is None else " ".join(map(str, result.line))
+        record["line"] = None if result.line is None else [str(move) for move in result.line]
     return record
 
 
