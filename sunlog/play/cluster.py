@@ -67,7 +67,10 @@ def run_on_cluster(
             for key, args in tasks
         ]
         try:
-            for future in as_completed(futures):  # type: ignore[no-untyped-call,unused-ignore]
+            finished = as_completed(  # type: ignore[no-untyped-call,unused-ignore]
+                futures, loop=client.loop
+            )
+            for future in finished:
                 yield future.result()
         finally:
             client.cancel(futures)
