@@ -338,3 +338,25 @@ def test_a_terminal_shows_the_progress_and_the_running_interval(tmp_path: Path) 
     child.close()
     assert child.exitstatus == 0
     assert len(lines_of(out)) == 30
+
+
+def test_ctrl_c_stops_cleanly_and_the_run_resumes(
+    tmp_path: Path, reference: dict[int, tuple[Any, ...]]
+) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    out = tmp_path / "r.jsonl"
+    args = ["solve", "--deals", "1-8", "--max-nodes", "3000", "-j", "2", "-o", str(out)]
+    child = pexpect.spawn(
+        sys.executable, ["-m", "sunlog", *args], cwd=str(ROOT), encoding="utf-8", timeout=120
+    )
+    deadline = time.monotonic() + 120
+    while _count_lines(out) < 2 and child.isalive() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    if _count_lines(out) < 8:  # stopped mid-run (a very fast machine may have finished)
+        assert child.exitstatus == 2
+        assert "interrupted; run the same command again to go on" in str(child.before)
+    assert run(*args).exit_code == 0
+    assert by_deal(lines_of(out)) == reference

@@ -83,7 +83,7 @@ def _batch_bar(variant: str, total: int) -> tuple[Any, Any] | None:
 
     bar = Progress(
         TextColumn("{task.description}"),
-        BarColumn(),
+        BarColumn(bar_width=20),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
@@ -126,22 +126,23 @@ def _solve_batch(
         raise CliError(str(exc)) from None
     shown = _batch_bar(settings.variant, len(deals))
     try:
-        summary = run_batch(
-            deals,
-            settings,
-            output,
-            jobs=jobs or (os.cpu_count() or 1),
-            scheduler=scheduler,
-            progress=None if shown is None else shown[1],
-        )
+        try:
+            summary = run_batch(
+                deals,
+                settings,
+                output,
+                jobs=jobs or (os.cpu_count() or 1),
+                scheduler=scheduler,
+                progress=None if shown is None else shown[1],
+            )
+        finally:
+            if shown is not None:
+                shown[0].stop()
     except (BatchError, ClusterError) as exc:
         raise CliError(str(exc)) from None
     except KeyboardInterrupt:
         err(f"sunlog: {output}: interrupted; run the same command again to go on")
         raise typer.Exit(common.USAGE) from None
-    finally:
-        if shown is not None:
-            shown[0].stop()
     counts = summary.progress
     if summary.dropped:
         err(f"sunlog: {output}: cut off a half-written last line ({summary.dropped} bytes)")
