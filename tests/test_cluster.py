@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 
 from sunlog import cli
 from sunlog.play.batch import BatchSettings, run_batch
-from sunlog.play.cluster import ClusterError, connect
+from sunlog.play.cluster import ClusterError, connect, run_on_cluster
 from sunlog.play.stats import run_stats
 
 SETTINGS = BatchSettings("sun", max_nodes=3000)
@@ -124,6 +124,12 @@ def test_stats_on_the_cluster_equals_the_local_figures(scheduler: str) -> None:
     )
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == here.to_json()
+
+
+def test_a_long_list_of_tasks_goes_through_a_window(scheduler: str) -> None:
+    tasks = ((f"square-{n}", (n, 2)) for n in range(9))  # read lazily, two at a time
+    assert sorted(run_on_cluster(scheduler, pow, tasks, window=2)) == [n * n for n in range(9)]
+    assert list(run_on_cluster(scheduler, pow, [])) == []
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

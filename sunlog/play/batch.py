@@ -223,7 +223,7 @@ class BatchSummary:
     records: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
 
-def _parallel(deals: list[int], settings: BatchSettings, jobs: int) -> Iterator[dict[str, Any]]:
+def _parallel(deals: Iterable[int], settings: BatchSettings, jobs: int) -> Iterator[dict[str, Any]]:
     """Solve ``deals`` in ``jobs`` processes; results as they finish, in any order."""
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         todo = iter(deals)
@@ -268,7 +268,7 @@ def run_batch(
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
     with ResultsFile(path) as results:
         results.check(settings)
-        counts = BatchProgress(total=len(deals))
+        counts = BatchProgress(total=deals.stop - deals.start)  # len() fails past 2^63
         done: set[int] = set()
         for record in results.records:
             if record["variant"] == settings.variant and record["deal"] not in done:
@@ -276,14 +276,14 @@ def run_batch(
                 if record["deal"] in deals:
                     counts.add(record["verdict"])
                     counts.skipped += 1
-        todo = [deal for deal in deals if deal not in done]
+        todo = (deal for deal in deals if deal not in done)  # lazy: ranges may be huge
         if progress:
             progress(counts)
         if scheduler is not None:
             from sunlog.play.cluster import solve_on_cluster
 
             stream: Iterator[dict[str, Any]] = solve_on_cluster(scheduler, todo, settings)
-        elif jobs == 1 or len(todo) <= 1:
+        elif jobs == 1:
             stream = _serial(todo, settings)
         else:
             stream = _parallel(todo, settings, jobs)

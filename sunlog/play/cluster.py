@@ -10,8 +10,9 @@ elsewhere by the scheduler, so no result is lost. ``docs/cluster.md`` says how t
 
 from __future__ import annotations
 
+import itertools
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ T = TypeVar("T")
 
 #: Seconds to wait for the scheduler before giving up.
 CONNECT_TIMEOUT = 30
+#: Tasks on the cluster at once, at most (enough to keep a few hundred workers busy).
+WINDOW = 1000
 
 
 class ClusterError(Exception):
@@ -48,41 +51,55 @@ def connect(address: str) -> Any:
 def run_on_cluster(
     address: str,
     function: Callable[..., T],
-    tasks: Sequence[tuple[str, tuple[Any, ...]]],
+    tasks: Iterable[tuple[str, tuple[Any, ...]]],
+    *,
+    window: int = WINDOW,
 ) -> Iterator[T]:
     """Run ``function(*args)`` for each ``(key, args)`` on the cluster; results as they finish.
 
     ``key`` names the task on the scheduler (its dashboard shows it), with a suffix of this
-    run so that two runs never share a task; keys must be unique within a run.
+    run so that two runs never share a task; keys must be unique within a run. At most
+    ``window`` tasks are on the cluster at once, so ``tasks`` may be long (it is read lazily).
     """
-    if not tasks:
-        return
     from distributed import as_completed
 
+    pending = iter(tasks)
     client = connect(address)
     run = uuid.uuid4().hex[:8]
-    try:
+    live: set[Any] = set()
+
+    def submit(count: int) -> list[Any]:
         futures = [
             client.submit(function, *args, key=f"{key}-{run}", pure=False, retries=2)
-            for key, args in tasks
+            for key, args in itertools.islice(pending, count)
         ]
-        try:
-            finished = as_completed(  # type: ignore[no-untyped-call,unused-ignore]
-                futures, loop=client.loop
-            )
-            for future in finished:
-                yield future.result()
-        finally:
-            client.cancel(futures)
+        live.update(futures)
+        return futures
+
+    try:
+        first = submit(window)
+        if not first:
+            return
+        finished: Any = as_completed(  # type: ignore[no-untyped-call,unused-ignore]
+            first, loop=client.loop
+        )
+        for future in finished:
+            result = future.result()
+            live.discard(future)
+            for more in submit(1):
+                finished.add(more)
+            yield result
     finally:
+        if live:
+            client.cancel(list(live))
         client.close()
 
 
 def solve_on_cluster(
-    address: str, deals: Sequence[int], settings: BatchSettings
+    address: str, deals: Iterable[int], settings: BatchSettings
 ) -> Iterator[dict[str, Any]]:
     """Solve ``deals`` on the cluster: :func:`~sunlog.play.batch.solve_one`'s lines."""
     from sunlog.play.batch import solve_one
 
-    tasks = [(f"sunlog-solve-{settings.variant}-{deal}", (deal, settings)) for deal in deals]
+    tasks = ((f"sunlog-solve-{settings.variant}-{deal}", (deal, settings)) for deal in deals)
     return run_on_cluster(address, solve_one, tasks)
