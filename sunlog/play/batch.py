@@ -107,6 +107,11 @@ def parse_line(text: str, where: str) -> dict[str, Any]:
     return record
 
 
+def _budget_text(max_nodes: int | None, timeout: float | None) -> str:
+    nodes = "no node limit" if max_nodes is None else f"--max-nodes {max_nodes}"
+    return nodes + ("" if timeout is None else f" --timeout {timeout:g}")
+
+
 class ResultsFile:
     """A results file open for appending: what it holds, and an fsync'ed writer of lines.
 
@@ -148,20 +153,16 @@ class ResultsFile:
 
     def check(self, settings: BatchSettings) -> None:
         """Refuse to add to a file whose lines for this variant had another budget."""
-        for number, record in enumerate(self.records, 1):
+        for record in self.records:
             if record["variant"] != settings.variant:
                 continue
             if (record["max_nodes"], record["timeout"]) != settings.budget():
+                made = _budget_text(record["max_nodes"], record["timeout"])
+                asked = _budget_text(settings.max_nodes, settings.timeout)
                 raise BatchError(
-                    f"{self.path}: its {settings.variant} results were made with "
-                    f"--max-nodes {record['max_nodes']} --timeout {record['timeout']} "
-                    f"(line {number}), not --max-nodes {settings.max_nodes} "
-                    f"--timeout {settings.timeout}: choose another -o"
+                    f"{self.path}: its {settings.variant} results were made with {made}, "
+                    f"not {asked}: choose another -o (budgets are never mixed in one file)"
                 )
-
-    def done(self, variant: str) -> set[int]:
-        """The deals of ``variant`` the file already holds."""
-        return {r["deal"] for r in self.records if r["variant"] == variant}
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one line, flushed and fsync'ed before returning."""
