@@ -290,6 +290,11 @@ def test_stats_from_a_gzipped_file(tmp_path: Path) -> None:
     packed = tmp_path / "a.jsonl.gz"
     packed.write_bytes(gzip.compress(plain.read_bytes()))
     assert load_results([packed]).records == load_results([plain]).records
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(packed.read_bytes()[:-9])
+    result = run("stats", "--from", cut)
+    assert result.exit_code == 2
+    assert "cut.jsonl.gz: not a whole gzip file" in result.stderr
 
 
 def test_stats_from_bad_files_are_usage_errors(tmp_path: Path) -> None:

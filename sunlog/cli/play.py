@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sunlog.cli import common, reports
+from sunlog.cli import common, inputs, reports
 from sunlog.cli.common import (
     LAST_DEAL,
     AtOpt,
@@ -296,7 +296,7 @@ def _study(sources: list[str], json_out: bool) -> None:
     except BatchError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"sunlog: {exc}") from None
+        raise inputs.os_error(exc, str(exc.filename or sources[0])) from None
     figures = summarize(loaded.records)
     if loaded.partial:
         err(f"sunlog: ignored {reports.plural(loaded.partial, 'half-written last line')}")

@@ -38,8 +38,11 @@ class Loaded:
 
 def _lines(path: str) -> list[bytes]:
     opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as handle:
-        data: bytes = handle.read()
+    try:
+        with opener(path, "rb") as handle:
+            data: bytes = handle.read()
+    except (EOFError, gzip.BadGzipFile) as exc:
+        raise BatchError(f"{path}: not a whole gzip file ({exc})") from None
     return data.split(b"\n")
 
 
