@@ -207,6 +207,8 @@ def test_usage_errors_of_the_batch_options(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     assert "needs -o FILE" in run("solve", "--deals", "1-2").stderr
     assert "go with --deals" in run("solve", "--deal", "1", "-o", out).stderr
+    assert "writes JSON lines" in run("solve", "--deals", "1-2", "-o", out, "--json").stderr
+    assert "without a PATH" in run("solve", "--deals", "1-2", "--deal", "3", "-o", out).stderr
     assert "not both" in run("solve", "--deals", "1-2", "-o", out, "-j", "2",
                              "--scheduler", "tcp://127.0.0.1:1").stderr  # fmt: skip
     assert run("solve", "--deals", "1-2", "--variant", "sun-9", "-o", out).exit_code == 2

@@ -408,6 +408,8 @@ def solve(
     if deals is not None:
         if path is not None or deal is not None:
             raise CliError("give --deals A-B without a PATH or --deal N")
+        if json_out or at is not None:
+            raise CliError("--json and --at go with one deal or a PATH: --deals writes JSON lines")
         _solve_batch(deals, variant, max_nodes, timeout, output, jobs, lines, scheduler)
         return
     if output is not None or lines or scheduler is not None or jobs != 1:
