@@ -367,3 +367,18 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes(
         assert "interrupted; run the same command again to go on" in str(child.before)
     assert run(*args).exit_code == 0
     assert by_deal(lines_of(out)) == reference
+
+
+def test_the_published_table_is_the_committed_results() -> None:
+    """docs/winnability.md's figures are what stats --from makes of docs/data/."""
+    loaded = load_results([ROOT / "docs" / "data" / "winnability.jsonl.gz"])
+    assert (loaded.duplicates, loaded.partial) == (0, 0)
+    page = (ROOT / "docs" / "winnability.md").read_text()
+    for f in summarize(loaded.records):
+        assert f.contiguous and f.first_deal == 1
+        low, high = f.interval
+        row = (
+            f"| `{f.variant}` | 1–{f.last_deal:,} ({f.deals:,}) | {f.won:,} | {f.lost} |"
+            f" {f.unknown:,} | {100 * low:.2f}% – {100 * high:.2f}% |"
+        )
+        assert row in page, row
