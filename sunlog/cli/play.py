@@ -41,7 +41,7 @@ SchedulerOpt = Annotated[
     typer.Option(
         "--scheduler",
         metavar="ADDRESS",
-        help="Run on this dask.distributed scheduler (tcp://host:8786; needs sunlog[cluster]).",
+        help="Run on this dask.distributed scheduler, tcp://host:8786 (the cluster extra).",
     ),
 ]
 
@@ -369,7 +369,8 @@ def solve(
         ),
     ] = None,
     variant: Annotated[
-        str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3 (with --deal).")
+        str,
+        typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3 (with --deal, --deals)."),
     ] = "sun",
     game: GameOpt = 1,
     at: AtOpt = None,
