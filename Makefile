@@ -1,5 +1,7 @@
 # Developer and CI entry points. Everything runs inside .venv; nothing is
 # installed globally. `make test` re-installs only when pyproject.toml changes.
+# make install takes the test tools and the cluster extra (dask.distributed): CI runs
+# the LocalCluster tests, which skip where dask is absent.
 
 PYTHON ?= $(shell command -v python3.11 >/dev/null 2>&1 && echo python3.11 || echo python3)
 VENV   := .venv
@@ -16,7 +18,7 @@ $(VENV):
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-if TYPE_CHECKING:
-    pass
-from sunlog.cli import common, reports
+from sunlog.cli import common, inputs, reports
 from sunlog.cli.common import (
     LAST_DEAL,
     AtOpt,
@@ -27,6 +25,131 @@ from sunlog.cli.common import (
     write_output,
 )
 from sunlog.cli.inputs import CliError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from sunlog.play.batch import BatchProgress
+    from sunlog.play.study import Figures
+
+JobsOpt = Annotated[
+    int,
+    typer.Option("--jobs", "-j", min=0, metavar="N", help="Processes (0: one per core)."),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Run on this dask.distributed scheduler, tcp://host:8786 (the cluster extra).",
+    ),
+]
+
+
+def parse_deals(text: str) -> range:
+    """``A-B`` (or ``N``) as the range of deals A..B; a usage error for anything else."""
+    first, dash, last = text.strip().partition("-")
+    try:
+        a = int(first)
+        b = int(last) if dash else a
+    except ValueError:
+        raise CliError(f"--deals: {text!r} is not a range A-B of deal numbers") from None
+    if not 0 <= a <= b <= LAST_DEAL:
+        raise CliError(f"--deals: {text!r}: need 0 <= A <= B < 2^64")
+    return range(a, b + 1)
+
+
+def _progress_text(variant: str, counts: BatchProgress) -> str:
+    low, high = counts.interval()
+    return (
+        f"{variant}: won {counts.won} lost {counts.lost} unknown {counts.unknown}, "
+        f"winnable {low:.1%}..{high:.1%}"
+    )
+
+
+def _batch_bar(variant: str, total: int) -> tuple[Any, Any] | None:
+    """A rich progress bar on stderr (done/total, the running interval); None off a terminal."""
+    if not common.stderr_is_terminal():
+        return None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(bar_width=20),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True, force_terminal=True),
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    )
+    task = bar.add_task(variant, total=total)
+    bar.start()
+
+    def update(counts: BatchProgress) -> None:
+        bar.update(task, completed=counts.done, description=_progress_text(variant, counts))
+
+    return bar, update
+
+
+def _solve_batch(
+    deals_text: str,
+    variant: str,
+    max_nodes: int,
+    timeout: float | None,
+    output: str | None,
+    jobs: int,
+    lines: bool,
+    scheduler: str | None,
+) -> None:
+    """``solve --deals A-B -o FILE``: solve the deals FILE lacks, one line each as they end."""
+    from sunlog.play.batch import BatchError, BatchSettings, run_batch
+    from sunlog.play.cluster import ClusterError
+
+    deals = parse_deals(deals_text)
+    if output is None or output == "-":
+        raise CliError("--deals needs -o FILE: the results file (it is also what resumes)")
+    if scheduler is not None and jobs != 1:
+        raise CliError("give -j N or --scheduler ADDRESS, not both")
+    try:
+        settings = BatchSettings(variant, max_nodes, timeout, lines)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    shown = _batch_bar(settings.variant, len(deals))
+    try:
+        try:
+            summary = run_batch(
+                deals,
+                settings,
+                output,
+                jobs=jobs or (os.cpu_count() or 1),
+                scheduler=scheduler,
+                progress=None if shown is None else shown[1],
+            )
+        finally:
+            if shown is not None:
+                shown[0].stop()
+    except (BatchError, ClusterError) as exc:
+        raise CliError(str(exc)) from None
+    except KeyboardInterrupt:
+        err(f"sunlog: {output}: interrupted; run the same command again to go on")
+        raise typer.Exit(common.USAGE) from None
+    counts = summary.progress
+    if summary.dropped:
+        err(f"sunlog: {output}: cut off a half-written last line ({summary.dropped} bytes)")
+    err(
+        f"deals {deals.start}-{deals.stop - 1}: {_progress_text(settings.variant, counts)} "
+        f"(95% Wilson); {summary.solved} solved now, {counts.skipped} already in {output}"
+    )
 
 
 @app.command(epilog="Example: sunlog play --deal 5 --policy greedy -o deal5.sun")
@@ -111,14 +234,33 @@ def stats(
         typer.Option("--jobs", "-j", min=0, metavar="N", help="Processes (0: one per core)."),
     ] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    sources: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--from",
+            metavar="FILE",
+            help="Sum up results files of solve --deals instead (repeat for several).",
+        ),
+    ] = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Play deals D..D+N-1 with a policy: how often it wins, with a 95% Wilson interval.
 
-    The figures depend only on the options, never on -j.
+    The figures depend only on the options, never on -j or --scheduler. With --from FILE,
+    the solver's results instead: per variant won / proved lost / unknown and winnability
+    as a 95% Wilson interval (unknown as lost for the low end, as won for the high end).
     """
+    from sunlog.play.cluster import ClusterError
     from sunlog.play.policies import DEFAULT_POLICY
     from sunlog.play.stats import run_stats
 
+    if sources:
+        if policy is not None or scheduler is not None:
+            raise CliError("--from FILE sums up solver results: no --policy or --scheduler")
+        _study(sources, json_out)
+        return
+    if scheduler is not None and jobs != 1:
+        raise CliError("give -j N or --scheduler ADDRESS, not both")
     workers = jobs or (os.cpu_count() or 1)
     bar = count_bar("playing", games) if games >= common.PROGRESS_FILES else None
     try:
@@ -129,13 +271,88 @@ def stats(
             first_deal=first_deal,
             jobs=workers,
             progress=bar,
+            scheduler=scheduler,
         )
-    except ValueError as exc:
+    except (ValueError, ClusterError) as exc:
         raise CliError(str(exc)) from None
     finally:
         if bar is not None:
             bar(-1, games)
     typer.echo(reports.dumps(result.to_json()) if json_out else result.to_text())
+
+
+def _study(sources: list[str], json_out: bool) -> None:
+    """``stats --from FILE...``: the figures of solver results, as a table or JSON."""
+    from sunlog.play.batch import BatchError
+    from sunlog.play.study import load_results, summarize
+
+    for source in sources:
+        if not os.path.isfile(source):
+            raise CliError(
+                "no such file" if not os.path.exists(source) else "not a file", path=source
+            )
+    try:
+        loaded = load_results(sources)
+    except BatchError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise inputs.os_error(exc, str(exc.filename or sources[0])) from None
+    figures = summarize(loaded.records)
+    if loaded.partial:
+        err(f"sunlog: ignored {reports.plural(loaded.partial, 'half-written last line')}")
+    if loaded.duplicates:
+        err(f"sunlog: counted {reports.plural(loaded.duplicates, 'repeated deal')} once")
+    if json_out:
+        typer.echo(reports.dumps({"results": [f.to_json() for f in figures]}))
+        return
+    _print_study(figures)
+
+
+def _deals_text(first: int, last: int, contiguous: bool) -> str:
+    return f"{first}-{last}" if contiguous else f"{first}-{last} (gaps)"
+
+
+def _print_study(figures: Sequence[Figures]) -> None:
+    """The table of verdicts and intervals, then per row the times and the budgets."""
+    import sys
+
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=sys.stdout, highlight=False, width=100)
+    if not figures:
+        console.print("no results")
+        return
+    table = Table(title="Winnability (95% Wilson; unknown as lost / as won)")
+    for name in ("variant", "max nodes", "deals", "won", "lost", "unknown", "winnable"):
+        table.add_column(name, justify="left" if name == "variant" else "right")
+    for f in figures:
+        low, high = f.interval
+        table.add_row(
+            f.variant,
+            "none" if f.max_nodes is None else f"{f.max_nodes:,}",
+            f"{f.deals} ({_deals_text(f.first_deal, f.last_deal, f.contiguous)})",
+            str(f.won),
+            str(f.lost),
+            str(f.unknown),
+            f"{low:.2%} .. {high:.2%}",
+        )
+    console.print(table)
+    for f in figures:
+        budget = "no limit" if f.max_nodes is None else f"{f.max_nodes:,} positions"
+        timeout = "" if f.timeout is None else f", timeout {f.timeout} s"
+        console.print(f"\n{f.variant} at {budget}{timeout}: solve times ({f.seconds:.0f} s in all)")
+        lower = 0.0
+        for below, n in f.times:
+            band = f"{lower:g}-{below:g} s" if below is not None else f">= {lower:g} s"
+            bar = "#" * max(1, round(40 * n / f.deals))
+            console.print(f"  {band:>12} {n:>7}  {bar}")
+            lower = below if below is not None else lower
+        console.print("  decided within a budget of")
+        for nodes, n in f.decided_within:
+            share = n / f.deals if f.deals else 0.0
+            bar = "#" * round(40 * share)
+            console.print(f"  {nodes:>12,} {share:>7.1%}  {bar}")
 
 
 @app.command(epilog="Example: sunlog solve --deal 7 --variant sun-3")
@@ -152,24 +369,52 @@ def solve(
         ),
     ] = None,
     variant: Annotated[
-        str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3 (with --deal).")
+        str,
+        typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3 (with --deal, --deals)."),
     ] = "sun",
     game: GameOpt = 1,
     at: AtOpt = None,
     max_nodes: MaxNodesOpt = 1_000_000,
     timeout: TimeoutOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    deals: Annotated[
+        str | None,
+        typer.Option(
+            "--deals", metavar="A-B", help="Solve deals A..B into -o FILE, one JSON line each."
+        ),
+    ] = None,
+    output: Annotated[
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE", help="With --deals: the results file."),
+    ] = None,
+    jobs: JobsOpt = 1,
+    lines: Annotated[
+        bool, typer.Option("--lines", help="With --deals: write each winning line too.")
+    ] = False,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Can a deal (--deal N) or a log's position (PATH, --at N) still be won?
 
     Prints the winning game as a log (the moves played, then the solver's line) on stdout,
     the verdict on stderr; --json prints one object: deal, variant, verdict, nodes, seconds
     and log. Exit 0 whatever the verdict (won, lost, or unknown within the budget).
+
+    --deals A-B -o FILE solves many deals, appending one JSON line per deal to FILE as each
+    finishes; the same command again skips the deals FILE holds (docs/winnability.md).
     """
     from sunlog.engine.board import Board, Variant
     from sunlog.notation.game import Game, Tag
     from sunlog.play.solver import solve as solve_position
 
+    if deals is not None:
+        if path is not None or deal is not None:
+            raise CliError("give --deals A-B without a PATH or --deal N")
+        if json_out or at is not None:
+            raise CliError("--json and --at go with one deal or a PATH: --deals writes JSON lines")
+        _solve_batch(deals, variant, max_nodes, timeout, output, jobs, lines, scheduler)
+        return
+    if output is not None or lines or scheduler is not None or jobs != 1:
+        raise CliError("-o, -j, --lines and --scheduler go with --deals A-B")
     if (path is None) == (deal is None):
         raise CliError("give either a PATH or --deal N")
     if path is not None:

@@ -198,11 +198,13 @@ def run_stats(
     first_deal: int = 1,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> StatsResult:
     """Play deals ``first_deal`` .. ``first_deal + games - 1`` and add up the results.
 
-    ``jobs`` processes share the work in chunks of :data:`CHUNK` deals; the result is the
-    same for any ``jobs``. ``progress(done, total)`` is called as games finish.
+    ``jobs`` processes share the work in chunks of :data:`CHUNK` deals, or the tasks go to
+    the ``dask.distributed`` scheduler at ``scheduler``; the result is the same for any
+    ``jobs`` and on a cluster. ``progress(done, total)`` is called as games finish.
     """
     variant = variant if isinstance(variant, Variant) else Variant.parse(variant)
     chosen = get_policy(policy)
@@ -220,7 +222,24 @@ def run_stats(
     done = 0
     if progress:
         progress(0, games)
-    if jobs == 1 or len(chunks) <= 1:
+    if scheduler is not None:
+        from sunlog.play.cluster import run_on_cluster
+
+        index = {chunk.start: i for i, chunk in enumerate(chunks)}
+        tasks = [
+            (
+                f"sunlog-stats-{variant.value}-{chosen.name}-{chunk.start}",
+                (variant.value, chosen.name, chunk),
+            )
+            for chunk in chunks
+        ]
+        for games_done in run_on_cluster(scheduler, play_deals, tasks):
+            i = index[games_done[0].deal]
+            results[i] = games_done
+            done += len(chunks[i])
+            if progress:
+                progress(done, games)
+    elif jobs == 1 or len(chunks) <= 1:
         for i, chunk in enumerate(chunks):
             results[i] = play_deals(variant.value, chosen, chunk)
             done += len(chunk)

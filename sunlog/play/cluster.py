@@ -1,0 +1,105 @@
+"""Per-deal work on an existing ``dask.distributed`` cluster (the optional extra ``cluster``).
+
+Only this module imports dask, and only when a command names ``--scheduler``; without the
+extra it raises :class:`ClusterError` saying what to install. The tasks are the same
+functions the local processes run (:func:`sunlog.play.batch.solve_one`,
+:func:`sunlog.play.stats.play_deals`), so a cluster's results equal a local run's; results
+come back as they finish, in any order. A worker that dies mid-task has its task run again
+elsewhere by the scheduler, so no result is lost. ``docs/cluster.md`` says how to start one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from sunlog.play.batch import BatchSettings
+
+__all__ = ["ClusterError", "connect", "run_on_cluster", "solve_on_cluster"]
+
+T = TypeVar("T")
+
+#: Seconds to wait for the scheduler before giving up.
+CONNECT_TIMEOUT = 30
+#: Tasks on the cluster at once, at most (enough to keep a few hundred workers busy).
+WINDOW = 1000
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used: the extra is missing, or the scheduler is unreachable."""
+
+
+def connect(address: str) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address`` (``tcp://host:8786``)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError(
+            "--scheduler needs dask.distributed: pip install 'sunlog[cluster]'"
+        ) from None
+    try:
+        return Client(  # type: ignore[no-untyped-call,unused-ignore]
+            address, timeout=CONNECT_TIMEOUT, set_as_default=False
+        )
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot reach the dask scheduler at {address}: {exc}") from None
+
+
+def run_on_cluster(
+    address: str,
+    function: Callable[..., T],
+    tasks: Iterable[tuple[str, tuple[Any, ...]]],
+    *,
+    window: int = WINDOW,
+) -> Iterator[T]:
+    """Run ``function(*args)`` for each ``(key, args)`` on the cluster; results as they finish.
+
+    ``key`` names the task on the scheduler (its dashboard shows it), with a suffix of this
+    run so that two runs never share a task; keys must be unique within a run. At most
+    ``window`` tasks are on the cluster at once, so ``tasks`` may be long (it is read lazily).
+    """
+    from distributed import as_completed
+
+    pending = iter(tasks)
+    client = connect(address)
+    run = uuid.uuid4().hex[:8]
+    live: set[Any] = set()
+
+    def submit(count: int) -> list[Any]:
+        futures = [
+            client.submit(function, *args, key=f"{key}-{run}", pure=False, retries=2)
+            for key, args in itertools.islice(pending, count)
+        ]
+        live.update(futures)
+        return futures
+
+    try:
+        first = submit(window)
+        if not first:
+            return
+        finished: Any = as_completed(  # type: ignore[no-untyped-call,unused-ignore]
+            first, loop=client.loop
+        )
+        for future in finished:
+            result = future.result()
+            live.discard(future)
+            for more in submit(1):
+                finished.add(more)
+            yield result
+    finally:
+        if live:
+            client.cancel(list(live))
+        client.close()
+
+
+def solve_on_cluster(
+    address: str, deals: Iterable[int], settings: BatchSettings
+) -> Iterator[dict[str, Any]]:
+    """Solve ``deals`` on the cluster: :func:`~sunlog.play.batch.solve_one`'s lines."""
+    from sunlog.play.batch import solve_one
+
+    tasks = ((f"sunlog-solve-{settings.variant}-{deal}", (deal, settings)) for deal in deals)
+    return run_on_cluster(address, solve_one, tasks)
