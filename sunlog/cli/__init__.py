@@ -25,5 +25,23 @@ _COMMANDS = (check, view, convert, play)
 
 
 def main() -> None:
-    """Entry point of the ``sunlog`` console script and of ``python -m sunlog``."""
-    app(prog_name="sunlog")
+    """Entry point of the ``sunlog`` console script and of ``python -m sunlog``.
+
+    A standard stream closed at start gets a stand-in, and what is still buffered is
+    written before the exit code is chosen: output that could not be written (closed,
+    full, its reader gone) makes it 2, without a traceback (docs/limits.md).
+    """
+    import sys
+
+    from sunlog.cli import outputs
+
+    outputs.adopt_standard_streams()
+    try:
+        app(prog_name="sunlog")
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except OSError as exc:  # writing help or a usage error (outside any command)
+        outputs.to_stderr(f"sunlog: cannot write: {outputs.stream_cause(exc)}")
+        code = 2
+    sys.exit(outputs.finish(code))

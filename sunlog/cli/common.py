@@ -5,7 +5,6 @@ that turns errors into a message and an exit code, and loading a game at a posit
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -88,30 +87,50 @@ def _root(
 
 
 def err(text: str) -> None:
-    typer.echo(text, err=True)
+    """Print a line on stderr; if stderr is closed or gone, the exit code says so instead."""
+    outputs.to_stderr(text)
 
 
 def guarded(command: F) -> F:
-    """Run a command, turning our errors and I/O errors into a message and an exit code."""
+    """Run a command, turning our errors and I/O errors into a message and an exit code.
+
+    Standard output is flushed inside, so that an output that cannot be written (its
+    reader gone, a full disk, closed) is an exit 2 here, never lost or a traceback.
+    """
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
-            return command(*args, **kwargs)
+            try:
+                return command(*args, **kwargs)
+            finally:
+                if sys.stdout is not None:
+                    sys.stdout.flush()
         except CliError as exc:
             err(str(exc))
             raise typer.Exit(exc.code) from None
         except LogError as exc:  # a file that is not a log
             err(_not_a_log(exc))
             raise typer.Exit(INVALID) from None
-        except BrokenPipeError:  # the reader went away (| head): stop quietly
-            _silence_stdout()
+        except BrokenPipeError:  # the reader went away (| head): stop quietly, exit 2
+            outputs.silence(sys.stdout)
+            raise typer.Exit(USAGE) from None
+        except outputs.StreamClosedError as exc:  # started with >&- or <&-
+            err(f"sunlog: {exc.strerror}")
             raise typer.Exit(USAGE) from None
         except (OSError, UnicodeError) as exc:
-            err(f"sunlog: {exc}")
+            err(f"sunlog: {_io_cause(exc)}")
             raise typer.Exit(USAGE) from None
 
     return run  # type: ignore[return-value]
+
+
+def _io_cause(exc: OSError | UnicodeError) -> str:
+    """An I/O error on one line: ``path: cause`` when it names a file, else the cause."""
+    if not isinstance(exc, OSError) or exc.strerror is None:
+        return reports.printable(str(exc))
+    where = f"{reports.printable(str(exc.filename))}: " if exc.filename is not None else ""
+    return where + outputs.stream_cause(exc)
 
 
 def _not_a_log(exc: LogError) -> str:
@@ -121,15 +140,6 @@ def _not_a_log(exc: LogError) -> str:
         return reports.printable(f"sunlog: {where}{exc.message}")
     source = reports.source_line(exc.path, exc.line, text=stdin_cache(exc.path))
     return reports.error_report(exc, None, source)
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so that flushing it at exit raises nothing more."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file descriptor (as under a test runner)
-        pass
 
 
 def stdout_is_terminal() -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -145,10 +147,20 @@ def fmt(
             code = USAGE
             continue
         text = stdin if item == STDIN else None
-        # The canonical form streams through a spool (memory, then disk when large).
+        try:  # what the file is now (so as not to write over a newer one), and its form
+            before = None if text is not None else os.stat(item)
+            form = outputs.TextForm.of_text(text or "") if before is None else _form(item)
+        except OSError as exc:
+            err(str(inputs.os_error(exc, item)))
+            code = USAGE
+            continue
+        # The canonical form streams through a spool (memory, then disk when large), with
+        # the file's own line ends and BOM.
         with tempfile.SpooledTemporaryFile(
-            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
+            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=form.newline
         ) as spool:
+            if form.bom:
+                spool.write("\ufeff")
             try:
                 valid = _format_into(spool, item, text)
             except CliError as exc:
@@ -171,9 +183,11 @@ def fmt(
                     continue
                 spool.seek(0)
                 try:
-                    outputs.write_atomically(item, spool)
+                    outputs.write_atomically(item, spool, replacing=before)
                 except OSError as exc:
-                    raise inputs.os_error(exc, item) from None
+                    err(str(inputs.os_error(exc, item)))
+                    code, changed = USAGE, changed - 1
+                    continue
                 err(f"reformatted {item}")
             else:
                 if printed:
@@ -186,6 +200,14 @@ def fmt(
         summary = f"{reports.plural(changed, 'file')} {verb}, {unchanged} unchanged"
         err(summary + (f", {invalid} invalid (left as they are)" if invalid else ""))
     raise typer.Exit(code)
+
+
+def _form(path: str) -> outputs.TextForm:
+    """A file's line ends and BOM; a file that is not a regular one (a FIFO) is not
+    peeked at, since reading it would consume it."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        return outputs.TextForm()
+    return outputs.TextForm.of_file(path)
 
 
 def _format_into(out: Any, path: str, stdin: str | None) -> bool:
