@@ -173,7 +173,13 @@ def fmt(
                 continue
             spool.seek(0)
             if check_only or in_place:
-                if _same_text(item, text, spool):
+                try:
+                    same = _same_text(item, text, spool)
+                except CliError as exc:
+                    err(str(exc))
+                    code = USAGE
+                    continue
+                if same:
                     unchanged += 1
                     continue
                 changed += 1
@@ -254,5 +260,7 @@ def _same_text(path: str, stdin: str | None, formatted: Any) -> bool:
                     return False
                 if not mine:
                     return True
+    except FileNotFoundError:
+        raise CliError("vanished while sunlog read it: nothing written", path=path) from None
     except OSError as exc:
         raise inputs.os_error(exc, path) from None
