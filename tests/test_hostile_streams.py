@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,7 @@ QUICK = ("convert", "stats")
 
 def test_closed_stdout_is_exit_2() -> None:
     """``sunlog convert game.sun >&-`` used to exit 0 having written nothing."""
-    for ran in run_all([lambda n=n: sunlog(WRITES_STDOUT[n], close=[1]) for n in QUICK]):
+    for ran in run_all([partial(sunlog, WRITES_STDOUT[n], close=[1]) for n in QUICK]):
         closed_stdout_is_exit_2(ran)
 
 
@@ -91,17 +92,17 @@ def test_closed_stdout_is_exit_2() -> None:
 def test_closed_stdout_is_exit_2_for_every_command() -> None:
     """Each invocation writes to stdout when it is open; closed, it exits 2 saying so."""
     names = every_command()
-    for ran in run_all([lambda n=n: sunlog(stdout_invocation(n)) for n in names]):
+    for ran in run_all([partial(sunlog, stdout_invocation(n)) for n in names]):
         assert_no_traceback(ran)
         assert ran.stdout.strip(), str(ran)
-    for ran in run_all([lambda n=n: sunlog(stdout_invocation(n), close=[1]) for n in names]):
+    for ran in run_all([partial(sunlog, stdout_invocation(n), close=[1]) for n in names]):
         closed_stdout_is_exit_2(ran)
 
 
 @pytest.mark.slow
 def test_help_with_closed_stdout_is_exit_2_for_every_command() -> None:
-    jobs = [lambda n=n: sunlog([n, "--help"], close=[1]) for n in every_command()]
-    for ran in run_all([*jobs, lambda: sunlog(["--help"], close=[1])]):
+    jobs = [partial(sunlog, [n, "--help"], close=[1]) for n in every_command()]
+    for ran in run_all([*jobs, partial(sunlog, ["--help"], close=[1])]):
         closed_stdout_is_exit_2(ran)
 
 
@@ -109,7 +110,7 @@ def test_closed_stderr_loses_no_output_and_a_lost_message_is_exit_2() -> None:
     """``sunlog stats --games 300 2>&-`` used to exit 1 with no word (a traceback with
     nowhere to go)."""
     stats = ["stats", "--games", "30", "--policy", "greedy"]
-    opened, closed = run_all([lambda: sunlog(stats), lambda: sunlog(stats, close=[2])])
+    opened, closed = run_all([partial(sunlog, stats), partial(sunlog, stats, close=[2])])
     assert opened.code == closed.code == 0, (str(opened), str(closed))
     assert closed.stdout == opened.stdout and b"won" in closed.stdout
     play = sunlog(WRITES_STDERR["play"], close=[2])
@@ -120,15 +121,15 @@ def test_closed_stderr_loses_no_output_and_a_lost_message_is_exit_2() -> None:
 def test_closed_stderr_for_every_command() -> None:
     """Stdout as with stderr open; exit 0 if nothing was meant for stderr, else 2."""
     names = every_command()
-    normal = run_all([lambda n=n: sunlog(stdout_invocation(n)) for n in names])
-    shut = run_all([lambda n=n: sunlog(stdout_invocation(n), close=[2]) for n in names])
+    normal = run_all([partial(sunlog, stdout_invocation(n)) for n in names])
+    shut = run_all([partial(sunlog, stdout_invocation(n), close=[2]) for n in names])
     for opened, closed in zip(normal, shut, strict=True):
         assert closed.code == (2 if opened.stderr else opened.code), (str(opened), str(closed))
         if opened.args[0] not in ("play", "solve", "analyze", "stats"):  # timings vary
             assert closed.stdout == opened.stdout, str(closed)
     failing = [WRITES_STDERR[n] for n in names if n in WRITES_STDERR]
-    normal = run_all([lambda a=a: sunlog(a) for a in failing])
-    shut = run_all([lambda a=a: sunlog(a, close=[2]) for a in failing])
+    normal = run_all([partial(sunlog, a) for a in failing])
+    shut = run_all([partial(sunlog, a, close=[2]) for a in failing])
     for opened, closed in zip(normal, shut, strict=True):
         assert opened.stderr, str(opened)
         assert closed.code == 2, (str(opened), str(closed))  # the message is lost: exit 2
@@ -138,7 +139,7 @@ def test_closed_stderr_for_every_command() -> None:
 @pytest.mark.slow
 def test_closed_stdin_is_exit_2_with_one_line_for_every_command_reading_it() -> None:
     readers = [n for n in every_command() if n in WRITES_STDERR and n not in ("play", "stats")]
-    for ran in run_all([lambda n=n: sunlog([n, "-"], close=[0]) for n in readers]):
+    for ran in run_all([partial(sunlog, [n, "-"], close=[0]) for n in readers]):
         assert_no_traceback(ran)
         assert ran.code == 2, str(ran)
         assert ran.err.splitlines()[0] == (
@@ -191,7 +192,7 @@ def test_a_reader_that_goes_away_for_every_command_with_much_output(tmp_path: Pa
         ["fmt", many],
         ["replay", str(WON)],
     ]
-    for ran in run_all([lambda a=a: reader_goes_away(a) for a in cases]):
+    for ran in run_all([partial(reader_goes_away, a) for a in cases]):
         assert ran.stdout, str(ran)
         assert_no_traceback(ran)
         assert ran.code == 2, str(ran)

@@ -152,7 +152,7 @@ def test_an_in_place_rewrite_that_fails_names_the_copy_holding_the_new_text(
             raise OSError(errno.EIO, "Input/output error")
         real_fsync(fd)
 
-    monkeypatch.setattr(outputs.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)
     with pytest.raises(OSError, match=r"the new text is whole in .*\.one\.txt\..*\.tmp") as caught:
         outputs.write_atomically(str(one), "new\n")
     kept = Path(str(caught.value.strerror).split("whole in ")[1].rstrip(")"))
@@ -195,7 +195,7 @@ def test_a_full_disk_gives_exit_2_one_line_and_the_original_intact(
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(outputs.os, "fsync", full)
+    monkeypatch.setattr(os, "fsync", full)
     log = tmp_path / "log.sun"
     log.write_text(UGLY)
     result = run("fmt", "-i", log)
