@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer.exceptions import TyperException
 
 from sunlog.notation.errors import LogError
 
@@ -106,6 +107,8 @@ def guarded(command: F) -> F:
             finally:
                 if sys.stdout is not None:
                     sys.stdout.flush()
+        except (typer.Exit, typer.Abort, TyperException):  # Typer's own: it knows what to do
+            raise
         except CliError as exc:
             err(str(exc))
             raise typer.Exit(exc.code) from None
@@ -120,6 +123,13 @@ def guarded(command: F) -> F:
             raise typer.Exit(USAGE) from None
         except (OSError, UnicodeError) as exc:
             err(f"sunlog: {_io_cause(exc)}")
+            raise typer.Exit(USAGE) from None
+        except MemoryError:
+            err("sunlog: out of memory")
+            raise typer.Exit(USAGE) from None
+        except Exception as exc:  # a bug: one line to report, not a traceback on a user
+            what = reports.printable(f"{type(exc).__name__}: {exc}")[:300]
+            err(f"sunlog: internal error (a bug in sunlog, please report it): {what}")
             raise typer.Exit(USAGE) from None
 
     return run  # type: ignore[return-value]

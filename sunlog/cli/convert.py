@@ -154,6 +154,11 @@ def fmt(
             err(str(inputs.os_error(exc, item)))
             code = USAGE
             continue
+        if (check_only or in_place) and before is not None and not stat.S_ISREG(before.st_mode):
+            # a FIFO or a device cannot be read a second time, nor replaced
+            err(f"sunlog: {item}: not a regular file: fmt --check and --in-place need one")
+            code = USAGE
+            continue
         # The canonical form streams through a spool (memory, then disk when large), with
         # the file's own line ends and BOM.
         with tempfile.SpooledTemporaryFile(
