@@ -129,6 +129,8 @@ def assert_one_line_cause(ran: Ran, *, codes: Sequence[int] = (1, 2)) -> str:
     assert_no_traceback(ran)
     assert ran.code in codes, str(ran)
     text = ran.err if ran.err.strip() else ran.out
+    if ran.args[:1] == ("check",) and ran.out.strip():  # check reports on stdout
+        text = ran.out
     assert text.strip(), str(ran)
     lines = text.splitlines()
     first = lines[0]
