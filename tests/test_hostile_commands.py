@@ -444,7 +444,7 @@ def test_a_fifo_in_a_limited_process(tmp_path: Path) -> None:
 def test_a_million_tiny_games_stream_in_bounded_memory(tmp_path: Path) -> None:
     """check and convert read them all, show the last: the last one is broken."""
     path = million_games(tmp_path)
-    runs = [
+    runs: list[list[str | Path]] = [
         ["check", "-q", path],
         ["convert", path],
         ["show", "--game", "1000001", path],

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from sunlog.engine.board import Board
 from sunlog.engine.moves import Move
-from sunlog.views.terminal import board_renderable, board_text, use_color
+from sunlog.views.terminal import board_renderable, board_text, use_color, visible
 
 __all__ = [
     "Entry",
@@ -143,19 +143,21 @@ class Stepper:
         entry = self.current
         if entry is None:
             return "after move 0: (start of the game)"
-        return f"after move {self._index}: {entry.text}{entry.annotation or ''}"
+        return visible(f"after move {self._index}: {entry.text}{entry.annotation or ''}")
 
     def last_move_text(self) -> str | None:
         """The current move's text and annotation, as the board shows it."""
         entry = self.current
-        return None if entry is None else f"{entry.text}{entry.annotation or ''}"
+        return None if entry is None else visible(f"{entry.text}{entry.annotation or ''}")
 
 
 # ------------------------------------------------------------------ pipes
 
 
 def _comment_lines(comments: Sequence[str]) -> list[str]:
-    return ["; " + line.strip() for comment in comments for line in comment.strip().splitlines()]
+    """A log's comments as ``; ...`` lines, their control characters made visible."""
+    lines = (line for comment in comments for line in comment.strip().splitlines())
+    return ["; " + visible(line.strip()) for line in lines]
 
 
 def render_frames(stepper: Stepper, *, width: int = 100) -> Iterator[str]:
@@ -170,14 +172,14 @@ def render_frames(stepper: Stepper, *, width: int = 100) -> Iterator[str]:
         while True:
             lines = [stepper.header()]
             if stepper.index == 0:
-                lines += [f'[{name} "{value}"]' for name, value in stepper.tags]
+                lines += [visible(f'[{name} "{value}"]') for name, value in stepper.tags]
             lines += _comment_lines(stepper.comments)
             board = board_text(stepper.board, last_move=stepper.last_move_text(), width=width)
             yield "\n".join(lines) + "\n\n" + board
             if not stepper.next():
                 break
         if stepper.error:
-            yield f"stopped: {stepper.error}\n"
+            yield visible(f"stopped: {stepper.error}") + "\n"
     finally:
         stepper.jump(start)
 
@@ -263,7 +265,7 @@ def screen_renderable(
         Text(line, style="italic" if color else "") for line in _comment_lines(stepper.comments)
     ]
     if stepper.error and stepper.index == stepper.total:
-        parts.append(Text(f"stopped: {stepper.error}", style="red" if color else ""))
+        parts.append(Text(visible(f"stopped: {stepper.error}"), style="red" if color else ""))
     if message:
         parts.append(Text(message, style="yellow" if color else ""))
     if prompt is not None:
