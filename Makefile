@@ -45,6 +45,7 @@ test-all: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(BENCH_STAMP)
 	@if [ -f bench/run_all.py ]; then \

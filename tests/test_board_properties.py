@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
 from enginekit import card_census, random_playout, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -124,9 +125,9 @@ def _short_forms(board: Board) -> Iterator[Move]:
                 yield move._replace(depth=None, end=None)
 
 
-def _outcome(board: Board, play: object) -> object:
-    """The position a way of playing reaches, or the kind of error it raises."""
-    before = snapshot(board)
+def _outcome(board: Board, play: object, before: tuple[object, ...]) -> object:
+    """The position a way of playing reaches, or the kind of error it raises; either way
+    the board is back at ``before`` (its snapshot) afterwards."""
     try:
         play()  # type: ignore[operator]
     except ValueError as exc:
@@ -141,6 +142,7 @@ def _outcome(board: Board, play: object) -> object:
 def check_fast_path(board: Board) -> None:
     """push's fast path for card moves lands exactly where the general path does, and
     refuses (or leaves to the general path) exactly what the general path refuses."""
+    before = snapshot(board)  # each outcome checks that the board comes back to it
     for move in _short_forms(board):
 
         def general(move: Move = move) -> None:
@@ -148,7 +150,8 @@ def check_fast_path(board: Board) -> None:
             board._apply_card(reading, dst)
             board.move_stack.append(move)
 
-        assert _outcome(board, lambda m=move: board.push(m)) == _outcome(board, general), move
+        fast = _outcome(board, lambda m=move: board.push(m), before)
+        assert fast == _outcome(board, general, before), move
 
 
 # ------------------------------------------------------------ status oracle
@@ -228,9 +231,22 @@ def check_status(board: Board) -> None:
 # --------------------------------------------------------------- properties
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=4)
 @given(variant=VARIANTS, deal=DEALS, seed=SEEDS)
 def test_random_playouts_keep_every_invariant(variant: str, deal: int, seed: int) -> None:
+    """A few playouts in the quick lane; the hunt below plays ten times as many."""
+    playout_keeps_every_invariant(variant, deal, seed)
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(variant=VARIANTS, deal=DEALS, seed=SEEDS)
+def test_random_playouts_keep_every_invariant_hunt(variant: str, deal: int, seed: int) -> None:
+    playout_keeps_every_invariant(variant, deal, seed)
+
+
+def playout_keeps_every_invariant(variant: str, deal: int, seed: int) -> None:
+    """Play at random, checking cards, piles, moves and status on the way, then undo all."""
     board = Board(variant, deal=deal)
     rng = random.Random(seed)
     history = [snapshot(board)]

@@ -7,6 +7,7 @@ from enginekit import board_from_deals, board_from_rays, cards, deal_all, legal_
 
 from sunlog.engine.board import Board, Stage
 from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
+from sunlog.engine.moves import Move
 
 D1 = "5H AS 9C 2S 4D KH QC 7S AD 3C JD 10H 6C"
 TWO_FIVES = "5H 5H AS 9C 2S 4D KH QC 7S AD 3C JD 6C"
@@ -129,3 +130,13 @@ def test_a_bare_card_to_a_ray_is_fine_with_one_copy() -> None:
 def test_a_ray_source_without_card_parks_its_outer_card() -> None:
     board = play(board_from_deals("sun-3", [TWO_FIVES], dealt=1), "r3:AS>A r4>r3")
     assert board.rays[2] == cards("9C")
+
+
+def test_a_card_move_without_a_target_is_refused_not_put_on_a_pile() -> None:
+    # Built by hand (the notation always names a target): sun-3 once put it on the
+    # second aces pile.
+    board = board_from_deals("sun-3", [D1], dealt=1)
+    move = Move.parse("r2:AS>A")._replace(target=None)
+    with pytest.raises(IllegalMoveError, match="must name where its card goes"):
+        board.push(move)
+    assert not any(board.foundations) and board.rays[1] == cards("AS")

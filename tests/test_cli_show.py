@@ -110,10 +110,11 @@ def test_show_json_of_a_whole_won_game_says_won() -> None:
     assert position["move_count"] == won_moves()
 
 
-def test_show_an_invalid_game_prints_the_error_and_exits_1() -> None:
+def test_show_an_invalid_game_prints_the_board_before_the_fault_and_the_error() -> None:
     result = run("show", ILLEGAL)
     assert result.exit_code == 1
-    assert result.stdout == ""
+    assert result.stdout == run("show", ILLEGAL, "--at", "20").stdout
+    assert "move 20: r10:2H>A" in result.stdout
     heading, source, marks = result.stderr.splitlines()
     assert heading.startswith(f"{ILLEGAL}:9:23: move 21 '7D>A': no 7D is playable here")
     assert source == "  deal r3:KD>K r10:2H>A 7D>A"
@@ -137,9 +138,16 @@ def test_show_a_syntax_error_after_the_position_does_not_stop_it(tmp_path: Path)
     log.write_text('[Deal "20261129"]\ndeal r1:AC>A r8:AS>A r2:2S>A bogus r11:KH>K\n*\n')
     assert run("show", log, "--at", "3").exit_code == 0
     late = run("show", log, "--at", "5")
-    assert late.exit_code == 1
-    assert f"{log}:2:30: " in late.stderr
-    assert run("show", log).exit_code == 1
+    assert late.exit_code == 2
+    assert late.stdout == ""
+    assert late.stderr.startswith(
+        "sunlog: --at 5 is beyond the first fault, at move 5 (--at must be 0 to 4): "
+        f"{log}:2:30: move 5 'bogus'"
+    )
+    whole = run("show", log)
+    assert whole.exit_code == 1
+    assert "move 4: r2:2S>A" in whole.stdout
+    assert f"{log}:2:30: " in whole.stderr
 
 
 def test_show_reads_stdin() -> None:
@@ -258,3 +266,87 @@ def test_replay_on_a_terminal_steps_with_keys(monkeypatch: pytest.MonkeyPatch) -
     for shown in (5, 6, 7, 8, 7, 10):
         assert f"move {shown} of {won_moves()}" in out
     assert out.rindex("move 10 of") > out.rindex("move 7 of")
+
+
+# ------------------------------------------------- a broken log (issue 14.4)
+
+
+def broken_log(tmp_path: Path) -> Path:
+    """Deal 1 with an illegal fourth move (2S is not on ray 8)."""
+    log = tmp_path / "broken.sun"
+    log.write_text('[Deal "20261129"]\ndeal r1:AC>A r8:AS>A r8:2S>A r11:KH>K\n*\n')
+    return log
+
+
+def test_show_json_of_a_broken_log_is_the_position_before_the_fault(tmp_path: Path) -> None:
+    log = broken_log(tmp_path)
+    result = run("show", log, "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["move_count"] == 3
+    assert result.stderr.splitlines()[0].startswith(f"{log}:2:22: move 4 'r8:2S>A': ")
+    assert result.stderr.splitlines()[1:] == [
+        "  deal r1:AC>A r8:AS>A r8:2S>A r11:KH>K",
+        "                       ^~~~~~~",
+    ]
+
+
+def test_moves_of_a_broken_log_lists_the_moves_before_the_fault(tmp_path: Path) -> None:
+    log = broken_log(tmp_path)
+    result = run("moves", log)
+    assert result.exit_code == 1
+    assert result.stdout == run("moves", log, "--at", "3").stdout != ""
+    assert f"{log}:2:22: move 4 'r8:2S>A'" in result.stderr
+
+
+def test_render_of_a_broken_log_draws_the_position_before_the_fault(tmp_path: Path) -> None:
+    log = broken_log(tmp_path)
+    result = run("render", log)
+    assert result.exit_code == 1
+    assert result.stdout == run("render", log, "--at", "3").stdout
+    assert result.stdout.startswith("<svg") or "<svg" in result.stdout
+    assert f"{log}:2:22: move 4" in result.stderr
+
+
+def test_html_of_a_broken_log_replays_the_valid_part(tmp_path: Path) -> None:
+    log = broken_log(tmp_path)
+    result = run("html", log)
+    assert result.exit_code == 1
+    assert "r8:AS>A" in result.stdout and "r8:2S>A" not in result.stdout
+    assert f"{log}:2:22: move 4" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["show", "moves", "render", "replay"])
+def test_at_beyond_the_fault_is_a_usage_error_naming_it(command: str, tmp_path: Path) -> None:
+    log = broken_log(tmp_path)
+    result = run(command, log, "--at", "4")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "sunlog: --at 4 is beyond the first fault, at move 4 (--at must be 0 to 3): "
+        f"{log}:2:22: move 4 'r8:2S>A': " + result.stderr.split("move 4 'r8:2S>A': ", 1)[1]
+    )
+    assert run(command, log, "--at", "3").exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["show", "moves", "render", "html", "replay"])
+def test_a_log_whose_tags_are_at_fault_shows_the_error_only(command: str) -> None:
+    result = run(command, SAMPLES / "invalid" / "bad-tag.sun")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "unknown variant 'sun-4'" in result.stderr
+
+
+def test_a_false_result_shows_the_final_position_and_the_error() -> None:
+    path = SAMPLES / "invalid" / "false-result.sun"
+    result = run("show", path)
+    assert result.exit_code == 1
+    total = len(parse_games(path.read_text())[0].moves)
+    assert f"move {total}: " in result.stdout
+    assert "the log says" in result.stderr
+
+
+def test_moves_of_a_game_with_a_deal_number_does_not_ask_for_the_cards() -> None:
+    result = run("moves", WON, "--at", "3")
+    assert result.exit_code == 0
+    assert "deal" in result.stdout.split()
+    assert "the deck is not known" not in result.stderr

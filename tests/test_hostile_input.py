@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 import sunlog.cli.inputs as cliutil
@@ -109,8 +111,9 @@ def assert_one_line_cause(result: Result, path: Path, stream: str) -> None:
     first = text.splitlines()[0]
     assert first.startswith(("sunlog: ", f"{path}:")), (path.name, first)
     assert len(first.split(": ", 2)[-1]) > 10, first  # a cause, not just a place
-    for line in (result.stdout + result.stderr).splitlines():
+    for line in text.splitlines():  # the report (a position shown beside it may be long)
         assert len(line) < 400, (path.name, line[:100])
+    for line in (result.stdout + result.stderr).splitlines():
         assert line.isprintable(), (path.name, line)
 
 
@@ -166,6 +169,23 @@ def test_bad_standard_input_gives_a_one_line_cause() -> None:
             assert result.exit_code in (1, 2), (command, data[:10], result.stderr)
             stream = "stdout" if command == ["check"] and result.stdout else "stderr"
             assert_one_line_cause(result, Path("-"), stream)
+
+
+@pytest.mark.parametrize("head", ["", '[Deal "1"]\ndeal '], ids=["alone", "in a game"])
+def test_a_line_of_unclosed_braces_is_read_at_once(head: str, tmp_path: Path) -> None:
+    """The longest line there may be, of "{" that nothing closes: the splitter and the
+    quick lane once tried each "{" to the line's end (minutes for this line)."""
+    path = tmp_path / "braces.sun"
+    path.write_text(head + "{" * (notation.MAX_LINE_CHARS - len(head) - 1) + "\n")
+    for command in (["check"], ["show"]):
+        result = run(*command, path)
+        assert result.exit_code == 1
+        assert_one_line_cause(result, path, "stdout" if command == ["check"] else "stderr")
+
+
+@given(st.text(alphabet="{};\n\r a", max_size=16))
+def test_the_splitters_comment_blanking_is_its_regex(line: str) -> None:
+    assert notation._without_comments(line) == notation._COMMENT.sub(" ", line)
 
 
 # ------------------------------------------------------------------ not UTF-8

@@ -14,11 +14,11 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from test_svg import (
@@ -38,10 +38,20 @@ from sunlog.views.svg import board_svg
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian's chromium is not installed at /usr/bin/chromium (run .ci/install-chromium)",
-)
+_TEST = TypeVar("_TEST", bound=Callable[..., None])
+
+
+def needs_chromium(test: _TEST) -> _TEST:
+    """A test that drives headless Chromium: skipped without it, and in the slow lane (the
+    module's batch of browser runs takes a minute when the machine is busy)."""
+    skip = pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's chromium is not installed at /usr/bin/chromium (run .ci/install-chromium)",
+    )
+    marked: _TEST = pytest.mark.slow(skip(test))
+    return marked
+
+
 # The brief's flags, plus two that keep Chromium's own background requests (updates,
 # accounts) from leaving the machine: every host name resolves to nothing, and any other
 # connection would go to a closed port on this machine.

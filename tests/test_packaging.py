@@ -56,6 +56,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return wheels[0]
 
 
+@pytest.mark.slow  # builds a wheel (and a venv): seconds, not milliseconds
 def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
@@ -67,10 +68,13 @@ def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
     assert "sunlog/notation/resources.py" in names
     for schema_file in sorted((ROOT / "sunlog" / "schemas").glob("*.json")):
         assert f"sunlog/schemas/{schema_file.name}" in names
+    # The PEP 561 marker: type checkers read the package's own hints.
+    assert "sunlog/py.typed" in names
     # The top-level folders ship only inside the package, not beside it.
     assert not any(n.startswith(("grammar/", "tests/", "samples/")) for n in names)
 
 
+@pytest.mark.slow  # builds a wheel (and a venv): seconds, not milliseconds
 def test_installed_wheel_runs_outside_the_repository(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     created = _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)])

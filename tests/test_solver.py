@@ -379,13 +379,29 @@ def _check_model(board: Board) -> None:
     assert mine <= theirs, f"moves the rules do not allow at {board.to_json()}"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    variant=st.sampled_from(VARIANTS),
-    deal=st.integers(0, 2**64 - 1),
-    seed=st.integers(0, 2**32),
-)
+_WALKS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_WALK = {
+    "variant": st.sampled_from(VARIANTS),
+    "deal": st.integers(0, 2**64 - 1),
+    "seed": st.integers(0, 2**32),
+}
+
+
+@settings(_WALKS, max_examples=6)
+@given(**_WALK)
 def test_solver_moves_are_the_rules_moves(variant: str, deal: int, seed: int) -> None:
+    """A few walks in the quick lane; the hunt below takes ten times as many."""
+    solver_moves_are_the_rules_moves(variant, deal, seed)
+
+
+@pytest.mark.slow
+@_WALKS
+@given(**_WALK)
+def test_solver_moves_are_the_rules_moves_hunt(variant: str, deal: int, seed: int) -> None:
+    solver_moves_are_the_rules_moves(variant, deal, seed)
+
+
+def solver_moves_are_the_rules_moves(variant: str, deal: int, seed: int) -> None:
     """From positions met in random play, in every stage, the solver's successors are the
     board's legal successors, up to the equivalences and prunings the docs list."""
     rng = random.Random(seed)

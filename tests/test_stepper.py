@@ -224,13 +224,17 @@ def run(keys: list[str], *, at: int = 0, color: bool = False) -> tuple[Stepper, 
     read, seen = recording_reader(stepper, keys)
     if color:
         console = Console(
-            file=io.StringIO(), width=100, force_terminal=True, color_system="standard"
+            file=io.StringIO(),
+            width=100,
+            height=60,
+            force_terminal=True,
+            color_system="standard",
         )
     else:
-        console = Console(file=io.StringIO(), width=100)
+        console = Console(file=io.StringIO(), width=100, height=60)  # tall: the full layout
     final = run_interactive(stepper, console, read_key=read)
     assert final == stepper.index
-    return stepper, seen, console.file.getvalue()
+    return stepper, seen, console.file.getvalue()  # type: ignore[attr-defined]
 
 
 def test_keys_move_through_the_game() -> None:

@@ -15,17 +15,21 @@ from sunlog.cli.common import INVALID, OK, USAGE, app, err, guarded
 from sunlog.cli.inputs import STDIN, CliError
 
 
-@app.command()
+@app.command(epilog="Example: sunlog check samples/*.sun --json")
 @guarded
 def check(
     paths: Annotated[
         list[str],
         typer.Argument(
-            metavar="PATH...", help="Log files, directories (every *.sun below) or - for stdin."
+            metavar="PATH", help="Log files, directories (every *.sun below) or - for stdin."
         ),
     ],
     json_out: Annotated[
-        bool, typer.Option("--json", help="One JSON object per game per line (SPEC 7).")
+        bool,
+        typer.Option(
+            "--json",
+            help="One JSON object a game, a line: path, game, valid, moves, result, error.",
+        ),
     ] = False,
     verbose: Annotated[
         bool,
@@ -52,16 +56,16 @@ def check(
             files.append(item)
     stdin_text = inputs.read_stdin() if STDIN in files else None
     totals = reports.CheckTotals()
-    for item in _reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text):
-        if isinstance(item, CliError):
-            err(str(item))
+    for found in _reports(files, verbose=verbose, jobs=jobs, stdin_text=stdin_text):
+        if isinstance(found, CliError):
+            err(str(found))
             code = USAGE
             continue
-        totals.add(item)
+        totals.add(found)
         if json_out:
-            typer.echo(reports.dumps(item.to_json()))
-        elif not item.valid or verbose:
-            typer.echo(item.text())
+            typer.echo(reports.dumps(found.to_json()))
+        elif not found.valid or verbose:
+            typer.echo(found.text())
     if not quiet and files:
         err(totals.summary(len(files)))
     if code == OK and totals.invalid:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 from typer.exceptions import TyperException
@@ -15,15 +15,18 @@ from typer.exceptions import TyperException
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
-    pass
-from sunlog.cli import inputs, outputs, reports
+    from sunlog.notation.game import Game
+    from sunlog.notation.replay import Replay
+from sunlog.cli import helptext, inputs, outputs, reports
 from sunlog.cli.inputs import STDIN, CliError
 
-app = typer.Typer(
+app = helptext.App(
     name="sunlog",
-    help="Check, show, replay and convert logs (.sun files) of the patience game Sun.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=helptext.Group,
+    rich_markup_mode=helptext.MARKUP_MODE,
+    epilog="Example: sunlog check samples/*.sun",
 )
 
 
@@ -34,7 +37,8 @@ OK, INVALID, USAGE = 0, 1, 2
 LAST_DEAL = (1 << 64) - 1
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 PathArg = Annotated[str, typer.Argument(metavar="PATH", help="A log file, or - for stdin.")]
@@ -92,7 +96,7 @@ def err(text: str) -> None:
     outputs.to_stderr(text)
 
 
-def guarded(command: F) -> F:
+def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """Run a command, turning our errors and I/O errors into a message and an exit code.
 
     Standard output is flushed inside, so that an output that cannot be written (its
@@ -100,7 +104,7 @@ def guarded(command: F) -> F:
     """
 
     @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             try:
                 return command(*args, **kwargs)
@@ -132,7 +136,7 @@ def guarded(command: F) -> F:
             err(f"sunlog: internal error (a bug in sunlog, please report it): {what}")
             raise typer.Exit(USAGE) from None
 
-    return run  # type: ignore[return-value]
+    return run
 
 
 def _io_cause(exc: OSError | UnicodeError) -> str:
@@ -166,21 +170,76 @@ def invalid(report: str) -> typer.Exit:
     return typer.Exit(INVALID)
 
 
-def load(path: str, game: int, at: int | None, *, canonical: bool = False) -> Any:
-    """The chosen game and its replay up to ``at``; exits 1 with the report if it breaks."""
+def load(
+    path: str, game: int, at: int | None, *, canonical: bool = False, to_fault: bool = False
+) -> tuple[Game, Replay]:
+    """The chosen game and its replay up to ``at``; exits 1 with the report if it breaks.
+
+    With ``to_fault``, a replay that stopped at a fault is returned with its ``error``:
+    the caller shows the position before the fault, then :func:`fail_if_broken` prints
+    the error and exits 1 (what the commands that look at a game do).
+    """
     chosen = read_game(path, game)
-    return chosen, checked(path, chosen, at, canonical=canonical)
+    return chosen, checked(path, chosen, at, canonical=canonical, to_fault=to_fault)
 
 
-def checked(path: str, chosen: Any, at: int | None, *, canonical: bool = False) -> Any:
-    """The replay of a game up to ``at``; exits 1 with the report if it breaks first."""
+def checked(
+    path: str, chosen: Game, at: int | None, *, canonical: bool = False, to_fault: bool = False
+) -> Replay:
+    """The replay of a game up to ``at``; exits 1 with the report if it breaks first.
+
+    With ``to_fault``, the replay up to the first fault when that comes first: it exits
+    1 at once only when there is no position to show (the tags are at fault), and
+    ``--at`` beyond the fault is a usage error (exit 2) that names the fault.
+    """
     replayed = inputs.position_at(chosen, at, path, canonical=canonical)
-    if replayed.error is not None:
-        source = None
-        if replayed.error.line is not None:
-            source = reports.source_line(path, replayed.error.line, text=stdin_cache(path))
-        raise invalid(reports.error_report(replayed.error, chosen.index, source))
+    error = replayed.error
+    if error is None:
+        return replayed
+    if not to_fault or not has_position(chosen, error, replayed.moves):
+        raise invalid(error_text(path, chosen, error))
+    if at is not None and at > replayed.moves:
+        raise beyond_fault(path, chosen, error, at, replayed.moves)
     return replayed
+
+
+def has_position(chosen: Game, error: LogError, moves: int) -> bool:
+    """Whether a game stopped by ``error`` after ``moves`` moves has a position to show:
+    not when its tags are at fault (no board, or a syntax error before any move)."""
+    from sunlog.notation.replay import new_board
+
+    if error.move is not None or moves:
+        return True
+    try:
+        new_board(chosen)
+    except LogError:
+        return False
+    return not (error is chosen.error and not chosen.moves)
+
+
+def beyond_fault(path: str, chosen: Game, error: LogError, at: int, moves: int) -> CliError:
+    """``--at N`` past a game's first fault: a usage error that says where the fault is."""
+    where = f"move {error.move}" if error.move is not None else "the end of the game"
+    return CliError(
+        f"--at {at} is beyond the first fault, at {where} (--at must be 0 to {moves}): "
+        f"{reports.error_heading(error, chosen.index)}",
+        path=None,
+    )
+
+
+def error_text(path: str, chosen: Game, error: LogError) -> str:
+    """A fault's report as ``check`` prints it: heading, source line and caret."""
+    error.path = path
+    source = None
+    if error.line is not None:
+        source = reports.source_line(path, error.line, text=stdin_cache(path))
+    return reports.error_report(error, chosen.index, source)
+
+
+def fail_if_broken(path: str, chosen: Game, replayed: Replay) -> None:
+    """After the position before a fault was shown: the fault's report, and exit 1."""
+    if replayed.error is not None:
+        raise invalid(error_text(path, chosen, replayed.error))
 
 
 def stdin_cache(path: str) -> str | None:
@@ -188,12 +247,13 @@ def stdin_cache(path: str) -> str | None:
     return inputs.stdin_text(path)
 
 
-def read_game(path: str, index: int) -> Any:
+def read_game(path: str, index: int) -> Game:
     """The chosen game of a path (standard input is read whole, once)."""
     return inputs.load_game(path, index)
 
 
-def with_path(path: str, load: Callable[[], Any]) -> Any:
+def with_path(path: str, load: Callable[[], R]) -> R:
+    """What ``load`` returns; a :class:`LogError` it raises is given ``path`` first."""
     try:
         return load()
     except LogError as exc:

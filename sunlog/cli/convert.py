@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,13 +25,17 @@ class Format(StrEnum):
     json = "json"
 
 
-@app.command()
+@app.command(epilog="Example: sunlog convert samples/won-sun.sun -o won.json")
 @guarded
 def convert(
     path: PathArg,
     to: Annotated[
         Format | None,
-        typer.Option("--to", help="sun or json (default: the other one of the input's format)."),
+        typer.Option(
+            "--to",
+            metavar="FORMAT",
+            help="sun or json (default: the other one of the input's format).",
+        ),
     ] = None,
     jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines: one game per line.")] = False,
     output: Annotated[
@@ -76,7 +80,9 @@ def convert(
 SPOOL_BYTES = 16 * 1024 * 1024
 
 
-def _convert_into(out: Any, path: str, stdin: str | None, target: Format, jsonl: bool) -> list[str]:
+def _convert_into(
+    out: IO[str], path: str, stdin: str | None, target: Format, jsonl: bool
+) -> list[str]:
     """Write each game of ``path`` converted to ``out``; return the reports of the games
     that could not be read (then what was written is to be thrown away)."""
     from sunlog.notation.jsonio import FORMAT, game_to_json
@@ -110,13 +116,13 @@ def _convert_into(out: Any, path: str, stdin: str | None, target: Format, jsonl:
     return faults
 
 
-@app.command()
+@app.command(epilog="Example: sunlog fmt --check samples/*.sun")
 @guarded
 def fmt(
     paths: Annotated[
         list[str],
         typer.Argument(
-            metavar="PATH...", help="Log files, directories (every *.sun below) or - for stdin."
+            metavar="PATH", help="Log files, directories (every *.sun below) or - for stdin."
         ),
     ],
     in_place: Annotated[
@@ -221,7 +227,7 @@ def _form(path: str) -> outputs.TextForm:
     return outputs.TextForm.of_file(path)
 
 
-def _format_into(out: Any, path: str, stdin: str | None) -> bool:
+def _format_into(out: IO[str], path: str, stdin: str | None) -> bool:
     """Write the canonical form of a file's games to ``out``, one game at a time; False
     after reporting an invalid game (then what was written is to be thrown away)."""
     from sunlog.notation.replay import replay as replay_game
@@ -251,7 +257,7 @@ def _format_into(out: Any, path: str, stdin: str | None) -> bool:
     return ok
 
 
-def _same_text(path: str, stdin: str | None, formatted: Any) -> bool:
+def _same_text(path: str, stdin: str | None, formatted: IO[str]) -> bool:
     """Whether a file (or standard input) already reads exactly as ``formatted``, compared
     piece by piece, line ends as written."""
     if stdin is not None:

@@ -10,7 +10,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from sunlog.notation.errors import LogError, LogSyntaxError
 
@@ -28,8 +28,11 @@ STDIN = "-"
 LOG_SUFFIX = ".sun"
 
 
+#: What a reader of notation yields: a Game, or (check's quick lane) a ValidGame too.
+_G = TypeVar("_G")
+
 # What reads a notation stream: read_games, or check_games for check's quick lane.
-_Reader = Callable[[TextIO], Iterator[Any]]
+_Reader = Callable[[TextIO], Iterator[_G]]
 
 
 #: Suffixes read as JSON (a document, JSON Lines or one game).
@@ -227,7 +230,7 @@ def games_from_text(text: str, *, json_input: bool) -> Iterator[Game]:
     return _games_of_text(text, json_input, read_games)
 
 
-def _games_of_text(text: str, json_input: bool, reader: _Reader) -> Iterator[Any]:
+def _games_of_text(text: str, json_input: bool, reader: _Reader[_G]) -> Iterator[_G | Game]:
     if json_input:
         from sunlog.notation.jsonio import read_json_games
 
@@ -256,7 +259,7 @@ def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game
     return _games_of_path(path, stdin_text, check_games)
 
 
-def _games_of_path(path: str, stdin_text: str | None, reader: _Reader) -> Iterator[Any]:
+def _games_of_path(path: str, stdin_text: str | None, reader: _Reader[_G]) -> Iterator[_G | Game]:
     if path == STDIN:
         text = read_stdin() if stdin_text is None else stdin_text
         yield from _games_of_text(text, is_json_input(path, text), reader)

@@ -29,7 +29,7 @@ from sunlog.cli.common import (
 from sunlog.cli.inputs import CliError
 
 
-@app.command()
+@app.command(epilog="Example: sunlog play --deal 5 --policy greedy -o deal5.sun")
 @guarded
 def play(
     deal: Annotated[
@@ -95,13 +95,13 @@ def play(
     )
 
 
-@app.command()
+@app.command(epilog="Example: sunlog stats --policy greedy --games 200 -j 2")
 @guarded
 def stats(
     variant: VariantOption = "sun",
     policy: PolicyOption = None,
     games: Annotated[
-        int, typer.Option("--games", "-n", min=0, metavar="N", help="How many deals.")
+        int, typer.Option("--games", min=0, metavar="N", help="How many deals.")
     ] = 1000,
     first_deal: Annotated[
         int, typer.Option("--first-deal", min=0, metavar="D", help="The first deal.")
@@ -138,12 +138,12 @@ def stats(
     typer.echo(reports.dumps(result.to_json()) if json_out else result.to_text())
 
 
-@app.command()
+@app.command(epilog="Example: sunlog solve --deal 7 --variant sun-3")
 @guarded
 def solve(
     path: Annotated[
         str | None,
-        typer.Argument(metavar="[PATH]", help="A log: solve its position (- for stdin)."),
+        typer.Argument(metavar="PATH", help="A log: solve its position (- for stdin)."),
     ] = None,
     deal: Annotated[
         int | None,
@@ -163,8 +163,8 @@ def solve(
     """Can a deal (--deal N) or a log's position (PATH, --at N) still be won?
 
     Prints the winning game as a log (the moves played, then the solver's line) on stdout,
-    the verdict on stderr; --json prints {"deal", "variant", "verdict", "nodes", "seconds",
-    "log"}. Exit 0 whatever the verdict (won, lost, or unknown within the budget).
+    the verdict on stderr; --json prints one object: deal, variant, verdict, nodes, seconds
+    and log. Exit 0 whatever the verdict (won, lost, or unknown within the budget).
     """
     from sunlog.engine.board import Board, Variant
     from sunlog.notation.game import Game, Tag
@@ -212,7 +212,7 @@ def solve(
         typer.echo(log, nl=False)
 
 
-@app.command()
+@app.command(epilog="Example: sunlog analyze samples/lost-sun.sun --max-nodes 50000")
 @guarded
 def analyze(
     path: PathArg,

@@ -303,8 +303,10 @@ def unlisted_moves(board: Board) -> list[str]:
 
     if board.is_won():
         return []
-    if board.deals < DEALS:
+    if board.deals < DEALS and board.stock is None:
         return ["deal C1 ... C13 (the deck is not known: name the 13 cards dealt)"]
+    if board.deals < DEALS:
+        return []
     if board.stage is Stage.WIND or board.deal_number is not None:
         return []
     collected = [c for cloud in board.clouds for c in cloud]

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
-    pass
+    from sunlog.notation.game import Game
+    from sunlog.views.stepper import Stepper
 from sunlog.cli import common, inputs, reports
 from sunlog.cli.common import (
     AtOpt,
@@ -22,26 +23,26 @@ from sunlog.cli.common import (
     invalid,
     load,
     read_game,
-    stdin_cache,
     write_output,
 )
 
 
-@app.command()
+@app.command(epilog="Example: sunlog show samples/won-sun.sun --at 60")
 @guarded
 def show(
     path: PathArg,
     game: GameOpt = 1,
     at: AtOpt = None,
     json_out: Annotated[
-        bool, typer.Option("--json", help="Print the position object (SPEC 6).")
+        bool, typer.Option("--json", help="Print the position as one JSON object.")
     ] = False,
 ) -> None:
     """Print the board after N moves (default: all); --json prints the position object."""
-    chosen, replayed = load(path, game, at)
+    chosen, replayed = load(path, game, at, to_fault=True)
     board = replayed.board
     if json_out:
         typer.echo(reports.dumps_pretty(board.to_json()))
+        common.fail_if_broken(path, chosen, replayed)
         return
     last = reports.last_move_text(chosen, replayed.moves)
     if common.stdout_is_terminal():
@@ -55,21 +56,23 @@ def show(
         from sunlog.views.terminal import board_text
 
         typer.echo(board_text(board, last_move=last), nl=False)
+    common.fail_if_broken(path, chosen, replayed)
 
 
-@app.command()
+@app.command(epilog="Example: sunlog moves samples/won-sun.sun -n 60")
 @guarded
 def moves(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     """List the legal moves at a position, canonical notation, one a line."""
-    _chosen, replayed = load(path, game, at)
+    chosen, replayed = load(path, game, at, to_fault=True)
     board = replayed.board
     for move in board.legal_moves():
         typer.echo(str(move))
     for note in reports.unlisted_moves(board):
         err(f"sunlog: also legal: {note}")
+    common.fail_if_broken(path, chosen, replayed)
 
 
-@app.command()
+@app.command(epilog="Example: sunlog replay samples/club-night.sun --game 2")
 @guarded
 def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
     """Step through a game on a terminal; without one, print each position in turn.
@@ -81,7 +84,9 @@ def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
 
     chosen = read_game(path, game)
     inputs.check_at(chosen, at, path)
-    stepper, report = _stepper(path, chosen)
+    stepper, report, error = _stepper(path, chosen)
+    if at is not None and at > stepper.total and error is not None:
+        raise common.beyond_fault(path, chosen, error, at, stepper.total)
     if common.interactive():
         from rich.console import Console
 
@@ -90,14 +95,12 @@ def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
         stepper.jump(at or 0)
         run_interactive(stepper, Console())
     elif at is not None:
-        if at > stepper.total and report is not None:
-            raise invalid(report)
         from sunlog.views.terminal import board_text
 
         stepper.jump(at)
         typer.echo(stepper.header())
         typer.echo(board_text(stepper.board, last_move=stepper.last_move_text()), nl=False)
-        return
+        return  # the position asked for stands before any fault, as with show --at
     else:
         for i, frame in enumerate(render_frames(stepper)):
             typer.echo(("\n" if i else "") + frame, nl=False)
@@ -105,8 +108,9 @@ def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
         raise invalid(report)
 
 
-def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
-    """A stepper over the moves of a game up to its first fault, and that fault's report.
+def _stepper(path: str, chosen: Game) -> tuple[Stepper, str | None, LogError | None]:
+    """A stepper over the moves of a game up to its first fault, that fault's report, and
+    the fault.
 
     Exits 1 at once when the tags are at fault: there is no position to show.
     """
@@ -118,12 +122,8 @@ def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
     error = full.error
     report = None
     if error is not None:
-        error.path = path
-        source = None
-        if error.line is not None:
-            source = reports.source_line(path, error.line, text=stdin_cache(path))
-        report = reports.error_report(error, chosen.index, source)
-        if error.move is None and not full.moves and chosen.moves:
+        report = common.error_text(path, chosen, error)
+        if not common.has_position(chosen, error, full.moves):
             raise invalid(report)
     try:
         board = new_board(chosen)
@@ -137,10 +137,10 @@ def _stepper(path: str, chosen: Any) -> tuple[Any, str | None]:
     stepper = Stepper(board, entries, start_comments=chosen.comments, tags=tags)
     if error is not None:
         stepper.error = reports.error_heading(error, chosen.index)
-    return stepper, report
+    return stepper, report, error
 
 
-@app.command()
+@app.command(epilog="Example: sunlog render samples/won-sun.sun -n 60 -o board.svg")
 @guarded
 def render(
     path: PathArg,
@@ -157,21 +157,23 @@ def render(
     """Draw the board after N moves (default: all) as an SVG picture."""
     from sunlog.views.svg import board_svg
 
-    _chosen, replayed = load(path, game, at, canonical=True)
+    chosen, replayed = load(path, game, at, canonical=True, to_fault=True)
     forms = replayed.canonical or ()
     last = forms[-1] if forms else None
     write_output(board_svg(replayed.board, last_move=last, size=size), output, [path])
+    common.fail_if_broken(path, chosen, replayed)
 
 
-@app.command()
+@app.command(epilog="Example: sunlog html samples/won-sun.sun -o won.html")
 @guarded
 def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
     """Write a game as one self-contained HTML page that replays it (no network needed)."""
     from sunlog.notation.replay import new_board
     from sunlog.views.html import game_html
 
-    chosen, _replayed = load(path, game, None)
-    entries = [(gm.move, gm.text, gm.annotation, gm.comments) for gm in chosen.moves]
+    chosen, replayed = load(path, game, None, to_fault=True)
+    valid = chosen.moves[: replayed.moves]  # up to the first fault, if any
+    entries = [(gm.move, gm.text, gm.annotation, gm.comments) for gm in valid]
     page = game_html(
         new_board(chosen),
         entries,
@@ -179,3 +181,4 @@ def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
         start_comments=chosen.comments,
     )
     write_output(page, output, [path])
+    common.fail_if_broken(path, chosen, replayed)

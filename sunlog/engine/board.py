@@ -342,13 +342,12 @@ class Board:
         elif kind is MoveKind.DEAL:
             self._apply_deal(self._resolve_deal(move))
         elif kind is MoveKind.OPEN:
-            self._check_open(move.index)
+            ray = self._check_open(move.index)
             self._undo.append((_OPEN, self.open_ray, self.opened, self.stage))
-            self.open_ray = self.opened = move.index
+            self.open_ray = self.opened = ray
             self.stage = Stage.SUN_PLAYS
         elif kind is MoveKind.GATHER:
-            self._check_gather(move.index)
-            self._apply_gather(move.index)
+            self._apply_gather(self._check_gather(move.index))
         else:
             self._apply_wind(self._resolve_wind(move))
         self.move_stack.append(move)
@@ -538,7 +537,8 @@ class Board:
         self.deals += 1
         self._undo.append((_DEAL, cards))
 
-    def _check_open(self, n: int | None) -> None:
+    def _check_open(self, n: int | None) -> int:
+        """The ray ``open n`` opens, or why it cannot be opened now."""
         assert n is not None
         if self.variant is Variant.SUN2:
             raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened")
@@ -554,8 +554,10 @@ class Board:
                 f"open {n}: rays are opened left to right, ray {self.opened} was opened "
                 f"and ray {n} was {done}; open a ray from {self.opened + 1} to 13"
             )
+        return n
 
-    def _check_gather(self, n: int | None) -> None:
+    def _check_gather(self, n: int | None) -> int:
+        """The ray ``gather n`` gathers, or why it cannot be gathered now."""
         assert n is not None
         self._not_over("gather")
         _check_ray_number(n)
@@ -571,6 +573,7 @@ class Board:
                 raise IllegalMoveError(
                     f"gather {n}: ray {m} has not been gathered (gather {m} first)"
                 )
+        return n
 
     def _apply_gather(self, n: int) -> None:
         ray = self.rays[n - 1]
@@ -819,6 +822,8 @@ class Board:
     def _destination(self, reading: _Reading, move: Move) -> tuple[Target, list[Card]]:
         """Where the written target puts this reading's card, or why it cannot."""
         target = move.target
+        if target is None:
+            raise IllegalMoveError("a card move must name where its card goes")
         place, _, _, card = reading
         suit = card // 13
         found = self.foundations

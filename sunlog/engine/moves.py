@@ -96,7 +96,7 @@ class Move(NamedTuple):
     """
 
     kind: MoveKind
-    index: int | None = None
+    index: int | None = None  # type: ignore[assignment]  # a field, over tuple.index
     card: Card | None = None
     source: Place | None = None
     depth: int | None = None
@@ -200,7 +200,7 @@ class Move(NamedTuple):
         if kind is MoveKind.OPEN or kind is MoveKind.GATHER:
             return f"{kind.value} {self.index}"
         if self.cards is None:
-            return kind.value
+            return str(kind.value)
         return " ".join([kind.value, *map(str, self.cards)])
 
     def __repr__(self) -> str:

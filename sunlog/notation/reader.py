@@ -39,6 +39,8 @@ _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t
 _ESCAPE = re.compile(r"\\(.)")
 _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")  # closed brace comments and line comments
+_COMMENT_START = re.compile(r"[{;]")  # where each may begin (see _without_comments)
+_LINE_COMMENT_START = re.compile(";")
 # Lines without these cannot end or begin a game, nor hold a comment.
 _SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
 # What a file that is not UTF-8 decodes to with errors="surrogateescape" (and lone halves).
@@ -81,6 +83,31 @@ class _Chunk:
         return not self.text.strip()
 
 
+def _without_comments(line: str) -> str:
+    """``_COMMENT.sub(" ", line)`` in one pass over the line.
+
+    The regex tries every ``{`` of a line that never closes it, each to the line's end: on
+    a line of many ``{`` it took seconds. Here the first such ``{`` ends the brace search.
+    """
+    parts: list[str] = []
+    pos = 0
+    starts = _COMMENT_START
+    while (m := starts.search(line, pos)) is not None:
+        start = m.start()
+        if line[start] == "{":
+            end = line.find("}", start) + 1
+            if end == 0:  # no "}" follows: from here only a line comment can begin
+                starts = _LINE_COMMENT_START
+                continue
+        else:
+            end = line.find("\n", start)
+            end = len(line) if end < 0 else end
+        parts += (line[pos:start], " ")
+        pos = end
+    parts.append(line[pos:])
+    return "".join(parts)
+
+
 def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
     """Split a stream of lines into game texts (SPEC 5.3)."""
     chunk = _Chunk(1, 1)
@@ -106,7 +133,7 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
             kind = _line_kind(line)
             if kind != _BOUNDARY:  # nothing here begins or ends a game
                 if kind == _COMMENTS:  # moves and comments: what is outside the comments
-                    outside = _COMMENT.sub(" ", line)
+                    outside = _without_comments(line)
                     brace = outside.find("{")  # a brace comment left open runs on
                     if brace >= 0:
                         in_brace, outside = True, outside[:brace]
@@ -123,18 +150,18 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
         while pos < n:
             m = _LEXEME.match(line, pos)
             assert m is not None
-            kind = m.lastgroup
+            lexeme = m.lastgroup
             end = m.end()
-            if kind == "brace" and not m.group().endswith("}"):
+            if lexeme == "brace" and not m.group().endswith("}"):
                 in_brace = True
-            elif kind == "tag" and chunk.has_moves:
+            elif lexeme == "tag" and chunk.has_moves:
                 chunk.add(line[start:pos])
                 _check_size(chunk)
                 yield chunk
                 chunk, start, has_tags = _Chunk(line_no, pos + 1), pos, True  # this tag begins it
-            elif kind == "tag":
+            elif lexeme == "tag":
                 has_tags = True
-            elif kind == "word":
+            elif lexeme == "word":
                 if _RESULT_WORD.fullmatch(m.group()):
                     chunk.add(line[start:end])
                     chunk.has_moves = True
@@ -260,7 +287,7 @@ class GameText(NamedTuple):
     text: str
     line: int
     column: int
-    index: int
+    index: int  # type: ignore[assignment]  # a field, over tuple.index
 
 
 def game_texts(source: TextIO | Iterable[str]) -> Iterator[GameText]:

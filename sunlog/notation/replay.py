@@ -108,7 +108,9 @@ def replay(game: Game, *, upto: int | None = None, canonical: bool = False) -> R
     moves = game.moves if upto is None else game.moves[:upto]
     for i, gm in enumerate(moves, 1):
         if gm.number is not None and gm.number != i:
-            error = _move_error(game, i, gm, f"move number {gm.number}. stands before move {i}")
+            error: LogError | None = _move_error(
+                game, i, gm, f"move number {gm.number}. stands before move {i}"
+            )
             return Replay(game, board, i - 1, error, _forms(canonical, forms))
         try:
             if canonical:

@@ -103,7 +103,8 @@ class Scanner:
             kind = m.lastgroup
             if kind == "CARD_MOVE":
                 if stage is not None:
-                    stage = _close(stage, moves)
+                    _close(stage, moves)
+                    stage = None
                 start, end_prev = m.span(kind)
                 token = m.group(kind)
                 move = known(token)
@@ -122,13 +123,13 @@ class Scanner:
             if kind == "CARD":
                 if stage is None or stage[1] is None:
                     raise _Unfit
-                stage[1].append(Card.parse(m.group(kind)))  # type: ignore[arg-type]
+                stage[1].append(Card.parse(m.group(kind)))
                 end_prev = m.end()
                 continue
             if kind == "RAY_NUMBER":
                 if stage is None or stage[2] != -1:
                     raise _Unfit
-                stage[2] = int(_digits(m.group(kind)))  # type: ignore[arg-type]
+                stage[2] = int(_digits(m.group(kind)))
                 end_prev = m.end()
                 continue
             if kind == "ANNOTATION":
@@ -136,17 +137,19 @@ class Scanner:
                 if start != end_prev or (stage is not None and stage[2] == -1):
                     raise _Unfit
                 if stage is not None:
-                    stage = _close(stage, moves)
+                    _close(stage, moves)
+                    stage = None
                 moves[-1] = moves[-1]._replace(annotation=m.group(kind))
                 end_prev = -1
                 continue
             if stage is not None:
-                stage = _close(stage, moves)
+                _close(stage, moves)
+                stage = None
             end_prev = -1
             if kind == "BRACE_COMMENT" or kind == "LINE_COMMENT":
                 if number is not None:
                     raise _Unfit
-                raw = m.group(kind)  # type: ignore[arg-type]
+                raw = m.group(kind)
                 if kind == "BRACE_COMMENT":  # CRLF inside reads as a line break
                     note = raw[1:-1].replace("\r\n", "\n").strip()
                 else:
@@ -157,23 +160,25 @@ class Scanner:
                     start_comments.append(note)
             elif kind in _STAGE:
                 start = m.start(kind)
-                mk = _STAGE[kind]  # type: ignore[index]
-                cards = [] if mk is MoveKind.DEAL or mk is MoveKind.WIND else None
+                mk = _STAGE[kind]
+                cards: list[Card] | None = (
+                    [] if mk is MoveKind.DEAL or mk is MoveKind.WIND else None
+                )
                 stage = [mk, cards, -1 if cards is None else None, number, *where(start)]
                 end_prev = m.end()
                 number = None
             elif kind == "MOVE_NUMBER":
                 if number is not None:
                     raise _Unfit
-                number = int(_digits(m.group(kind)[:-1]))  # type: ignore[index]
+                number = int(_digits(m.group(kind)[:-1]))
             elif kind == "TAG":
                 if moves or number is not None:
                     raise _Unfit
-                tags.append(_tag(m.group(kind), *where(m.start(kind))))  # type: ignore[arg-type]
+                tags.append(_tag(m.group(kind), *where(m.start(kind))))
             elif kind == "RESULT":
                 if number is not None:
                     raise _Unfit
-                result = result_of_token(m.group(kind))  # type: ignore[arg-type]
+                result = result_of_token(m.group(kind))
                 result_pos = where(m.start(kind))
                 done = True
             else:
@@ -215,7 +220,7 @@ def _tag(text: str, line: int, column: int) -> Tag:
 
 
 # The stage actions a log writes over and over, made once: (move, its text).
-_COMMON_STAGE = {
+_COMMON_STAGE: dict[tuple[MoveKind, int | None], tuple[Move, str]] = {
     (MoveKind.DEAL, None): (Move.deal(), "deal"),
     (MoveKind.WIND, None): (Move.wind(), "wind"),
     **{(MoveKind.OPEN, n): (Move.open(n), f"open {n}") for n in range(1, 14)},
@@ -242,4 +247,3 @@ def _close(stage: list[Any], moves: list[GameMove]) -> None:
             move = Move.gather(ray)
         text = str(move)
     moves.append(_new_move(GameMove, (move, text, number, None, (), line, column)))
-    return None

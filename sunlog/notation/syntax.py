@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -224,7 +224,9 @@ def parse_game(text: str, line0: int, column0: int, index: int) -> Game:
     except _TokenError as exc:
         line, column = where.token(exc.token)
         move_no = exc.own if exc.in_move else None
-        error = LogSyntaxError(exc.message, line=line, column=column, game=index, move=move_no)
+        error: LogError = LogSyntaxError(
+            exc.message, line=line, column=column, game=index, move=move_no
+        )
         cut = exc.token.start_pos or 0
     except UnexpectedInput as exc:
         error, cut = _explain(exc, text, where, index)
@@ -246,8 +248,9 @@ def parse_game(text: str, line0: int, column0: int, index: int) -> Game:
 
 
 def _parse_items(text: str) -> list[tuple[str, Any]]:
-    items: list[tuple[str, Any]] = _parser().parse(text).children
-    return items
+    """The game's items as :class:`_Build` makes them: ``(kind, value)`` pairs."""
+    # The parser's transformer turns each child of the game into such a pair.
+    return cast("list[tuple[str, Any]]", _parser().parse(text).children)
 
 
 def _prefix_game(text: str, where: _Locator, index: int) -> Game | None:

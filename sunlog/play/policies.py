@@ -814,7 +814,8 @@ def _useful(board: Board, move: Move, first_empty: int | None) -> bool:
         return True
     if move.target_ray != first_empty:
         return False
-    return not (move.source is Place.RAY and len(board.rays[move.index - 1]) == 1)
+    ray = move.index if move.source is Place.RAY else None
+    return not (ray is not None and len(board.rays[ray - 1]) == 1)
 
 
 class GreedyPolicy(_BasePolicy):

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypedDict
 
 from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
 from sunlog.engine.cards import CARDS, Card
@@ -444,7 +444,7 @@ class _Searcher:
         for place, index, row in rows:
             # Both ends, unless taking either gives the same row (all its cards equal).
             left, right = row[0], row[-1]
-            ends = ((0, left),)
+            ends: tuple[tuple[int, int], ...] = ((0, left),)
             if len(row) > 1 and (left != right or row.count(left) != len(row)):
                 ends = ((0, left), (len(row) - 1, right))
             for pos, card in ends:
@@ -773,6 +773,13 @@ def solve(
     return _solve(board, max_nodes=max_nodes, timeout=timeout)
 
 
+class _Named(TypedDict):
+    """What a :class:`SolveResult` says of the position it answers for."""
+
+    deal: int | None
+    variant: str
+
+
 def _solve(
     board: Board,
     *,
@@ -781,7 +788,7 @@ def _solve(
     known_lost: set[bytes] | None = None,
 ) -> SolveResult:
     start = time.perf_counter()
-    info = {"deal": board.deal_number, "variant": board.variant.value}
+    info: _Named = {"deal": board.deal_number, "variant": board.variant.value}
     status = board.status()
     if status is Status.WON:
         return SolveResult(Verdict.WON, 0, time.perf_counter() - start, (), **info)

@@ -13,17 +13,25 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from sunlog.engine.board import Board
 from sunlog.engine.moves import Move
-from sunlog.views.terminal import board_renderable, board_text, use_color, visible
+from sunlog.views.terminal import (
+    Words,
+    board_compact,
+    board_renderable,
+    board_text,
+    use_color,
+    visible,
+)
 
 __all__ = [
     "Entry",
     "KeyReader",
     "Stepper",
+    "fit_screen",
     "render_frames",
     "run_interactive",
     "screen_renderable",
@@ -206,28 +214,11 @@ HELP = (
     "g N Enter: go to move N",
     "q/Esc: quit",
 )
+#: The keys in one line of a small terminal.
+SHORT_HELP = "n next  p back  f first  l last  g N go to  q quit"
 
 
-class _Words:
-    """Items laid out left to right and wrapped between items, never inside one."""
-
-    def __init__(self, items: Sequence[Text], sep: str = " ") -> None:
-        self.items = items
-        self.sep = sep
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        line = Text()
-        for item in self.items:
-            if line and len(line) + len(self.sep) + len(item) > options.max_width:
-                yield line
-                line = Text()
-            if line:
-                line.append(self.sep)
-            line.append_text(item)
-        yield line
-
-
-def _move_window(stepper: Stepper, window: int, color: bool) -> _Words:
+def _move_window(stepper: Stepper, window: int, color: bool) -> Words:
     """The moves around the current one, the current one bracketed (reversed in colour)."""
     low = max(1, stepper.index - window)
     high = min(stepper.total, stepper.index + window)
@@ -244,7 +235,7 @@ def _move_window(stepper: Stepper, window: int, color: bool) -> _Words:
         items.append(Text("..."))
     if not stepper.total:
         items.append(Text("(no moves)"))
-    return _Words(items)
+    return Words(items)
 
 
 def screen_renderable(
@@ -271,8 +262,112 @@ def screen_renderable(
     if prompt is not None:
         parts.append(Text(f"go to move (0-{stepper.total}, Enter; Esc cancels): {prompt}_"))
     else:
-        parts.append(_Words([Text(item, style="dim" if color else "") for item in HELP], "   "))
+        parts.append(Words([Text(item, style="dim" if color else "") for item in HELP], "   "))
     return Group(*parts)
+
+
+def _move_line(stepper: Stepper, width: int, color: bool) -> Text:
+    """The current move and as many of its neighbours as fit in one line of ``width``."""
+    if not stepper.total:
+        return Text("(no moves)")
+    labels = {n: stepper.entries[n - 1].label(n) for n in range(1, stepper.total + 1)}
+    current = max(1, stepper.index)
+    low = high = current
+    used = len(labels[current]) + 2 + 8  # the brackets, and room for both "..."
+
+    def fits(n: int) -> bool:
+        return used + 1 + len(labels[n]) <= width
+
+    grew = True
+    while grew:
+        grew = False
+        if high < stepper.total and fits(high + 1):
+            high += 1
+            used += 1 + len(labels[high])
+            grew = True
+        if low > 1 and fits(low - 1):
+            low -= 1
+            used += 1 + len(labels[low])
+            grew = True
+    out = Text("... " if low > 1 else "")
+    for n in range(low, high + 1):
+        if n > low:
+            out.append(" ")
+        if n != stepper.index:
+            out.append(labels[n])
+        elif color:
+            out.append(labels[n], style="reverse bold")
+        else:
+            out.append(f"[{labels[n]}]")
+    if high < stepper.total:
+        out.append(" ...")
+    out.truncate(width)
+    return out
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def compact_screen(
+    stepper: Stepper,
+    *,
+    color: bool,
+    width: int,
+    height: int,
+    prompt: str | None = None,
+    message: str | None = None,
+) -> RenderableType:
+    """One screen of the replay for a small terminal: every line within ``width``, and
+    ``height - 1`` lines at most (the cursor keeps the last), the board's top included."""
+    below: list[RenderableType] = [_move_line(stepper, width, color)]
+    comments = _comment_lines(stepper.comments)
+    if len(comments) > 2:
+        comments = [*comments[:1], f"; ... ({len(comments) - 1} more comment lines)"]
+    below += [Text(_cut(line, width), style="italic" if color else "") for line in comments]
+    if stepper.error and stepper.index == stepper.total:
+        below.append(Text(_cut(f"stopped: {stepper.error}", width), style="red" if color else ""))
+    if message:
+        below.append(Text(_cut(message, width), style="yellow" if color else ""))
+    if prompt is not None:
+        below.append(
+            Text(_cut(f"go to move (0-{stepper.total}, Enter; Esc cancels): {prompt}_", width))
+        )
+    else:
+        below.append(Text(_cut(SHORT_HELP, width), style="dim" if color else ""))
+    title = f"move {stepper.index} of {stepper.total}"
+    board = board_compact(
+        stepper.board, title=title, color=color, width=width, lines=height - 1 - len(below)
+    )
+    return Group(board, *below)
+
+
+def _size(console: Console, renderable: RenderableType) -> tuple[int, int]:
+    """The lines and the widest line ``renderable`` takes on ``console``."""
+    lines = console.render_lines(renderable, console.options, pad=False)
+    widest = max((sum(seg.cell_length for seg in line) for line in lines), default=0)
+    return len(lines), widest
+
+
+def fit_screen(
+    stepper: Stepper,
+    console: Console,
+    *,
+    color: bool,
+    prompt: str | None = None,
+    message: str | None = None,
+    window: int = 6,
+) -> RenderableType:
+    """The full screen when it fits the console (one line left for the cursor), else the
+    compact one (:func:`compact_screen`)."""
+    width, height = console.size
+    full = screen_renderable(stepper, color=color, prompt=prompt, message=message, window=window)
+    lines, widest = _size(console, full)
+    if lines <= height - 1 and widest <= width:
+        return full
+    return compact_screen(
+        stepper, color=color, width=width, height=height, prompt=prompt, message=message
+    )
 
 
 def run_interactive(
@@ -296,7 +391,7 @@ def _loop(stepper: Stepper, console: Console, read_key: KeyReader, window: int) 
     while True:
         console.clear()
         console.print(
-            screen_renderable(stepper, color=color, prompt=prompt, message=message, window=window)
+            fit_screen(stepper, console, color=color, prompt=prompt, message=message, window=window)
         )
         message = None
         try:

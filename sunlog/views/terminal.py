@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -24,6 +24,8 @@ from sunlog.engine.cards import Card, Suit
 __all__ = [
     "STAGE_NAMES",
     "Touched",
+    "Words",
+    "board_compact",
     "board_renderable",
     "board_text",
     "card_text",
@@ -268,6 +270,192 @@ class _Renderer:
             grid.add_row("", "", "")
             grid.add_row(self.styled("wind", "bold"), "", self.row(WIND, 0, board.wind_row, True))
         return grid
+
+    # ------------------------------------------------------- compact layout
+
+    def compact_header(self, title: str | None) -> Words:
+        """Title, variant, deal, stage, status, stock, open ray and foundations, wrapped
+        between items (two lines at 80 columns)."""
+        board = self.board
+        status = board.status()
+        if board.deal_number is not None:
+            deal = f"deal {board.deal_number}"
+        else:
+            deal = "deck given" if board.deck is not None else "deck unknown"
+        stock = board.stock
+        held = "?" if stock is None else str(len(stock))
+        opened = "none" if board.open_ray is None else str(board.open_ray)
+        items = [
+            *([self.styled(title, "bold")] if title else []),
+            self.styled(board.variant.value, "bold"),
+            Text(deal),
+            Text(STAGE_NAMES[board.stage]),
+            self.styled(status.value, _STATUS[status]),
+            Text(f"stock {held}, {board.deals} of 8 deals"),
+            Text(f"open ray {opened}"),
+            Text(f"foundations {board.on_foundations()} of 104"),
+        ]
+        return Words(items, " | ")
+
+    def compact_foundations(self) -> Table:
+        """The foundations in two rows, each pile after its suit."""
+        grid = Table.grid(padding=(0, 2))
+        for _ in range(5):
+            grid.add_column(no_wrap=True)
+        names = ("aces 1", "aces 2") if self.board.variant is Variant.SUN3 else ("aces", "kings")
+        for row, name in enumerate(names):
+            cells = []
+            for suit in Suit:
+                cell = _suit_text(suit, self.color)
+                cell.append(" ")
+                cell.append_text(self.pile(row * 4 + suit))
+                cells.append(cell)
+            grid.add_row(self.styled(name, _LABEL), *cells)
+        return grid
+
+    def compact_piles(self, width: int, lines: int | None) -> list[Text]:
+        """Rays, clouds and the wind row, empty piles named on one line; two piles to a
+        line when one a line would take more than ``lines`` lines."""
+        board = self.board
+        rays: list[Text] = []
+        empty: list[int] = []
+        for i, cards in enumerate(board.rays):
+            is_open = board.open_ray == i + 1
+            if not cards and not is_open:
+                empty.append(i + 1)
+                continue
+            label = self.label(f"r{i + 1}", RAY, i)
+            if is_open:
+                label.append_text(self.styled("(open)", _OPEN))
+            rays.append(self._item(label, self.row(RAY, i, cards, False, every=is_open)))
+        clouds: list[Text] = []
+        empty_clouds: list[int] = []
+        wind = board.wind_row
+        if wind is None:
+            for i, cards in enumerate(board.clouds):
+                if cards:
+                    clouds.append(
+                        self._item(
+                            self.label(f"c{i + 1}", CLOUD, i), self.row(CLOUD, i, cards, True)
+                        )
+                    )
+                else:
+                    empty_clouds.append(i + 1)
+        notes = []
+        if empty:
+            what = "all rays" if len(empty) == len(board.rays) else "rays " + _ranges(empty, "r")
+            notes.append(self.styled(f"{what} empty", _DIM))
+        if empty_clouds:
+            notes.append(self.styled(f"clouds {_ranges(empty_clouds, 'c')} empty", _DIM))
+        if wind is not None and board.clouds:
+            notes.append(self.styled(f"{len(board.clouds)} clouds, emptied by the wind", _DIM))
+        out: list[Text] = []
+        if notes:
+            out.append(Text("; ").join(notes))
+        single = len(rays) + len(clouds)
+        half = (width - 2) // 2
+        if lines is not None and len(out) + single > lines:
+            out += _two_columns(rays, half) + _two_columns(clouds, half)
+        else:
+            out += rays + clouds
+        if wind is not None:
+            out.append(self._item(self.styled("wind", "bold"), self.row(WIND, 0, wind, True)))
+        return out
+
+    @staticmethod
+    def _item(label: Text, row: Text) -> Text:
+        out = label.copy()
+        out.append(" " * max(1, 4 - label.cell_len))
+        out.append_text(row)
+        return out
+
+
+def _ranges(numbers: list[int], prefix: str) -> str:
+    """``r1-r4 r7``: runs of consecutive numbers."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return " ".join(
+        f"{prefix}{r[0]}" if len(r) == 1 else f"{prefix}{r[0]}-{prefix}{r[-1]}" for r in runs
+    )
+
+
+def _two_columns(items: list[Text], half: int) -> list[Text]:
+    """Items two to a line (down the left half, then the right) when they all fit in
+    ``half`` columns; else the short ones paired in turn and the long ones alone."""
+    if not items:
+        return []
+    if all(item.cell_len <= half for item in items):
+        rows = (len(items) + 1) // 2
+        left, right = items[:rows], items[rows:]
+        out = []
+        for i, item in enumerate(left):
+            line = item.copy()
+            if i < len(right):
+                line.append(" " * (half + 2 - item.cell_len))
+                line.append_text(right[i])
+            out.append(line)
+        return out
+    out = []
+    pending: Text | None = None
+    for item in items:
+        if item.cell_len > half:
+            if pending is not None:
+                out.append(pending)
+                pending = None
+            out.append(item)
+        elif pending is None:
+            pending = item.copy()
+        else:
+            pending.append(" " * (half + 2 - pending.cell_len))
+            pending.append_text(item)
+            out.append(pending)
+            pending = None
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+class Words:
+    """Items laid out left to right and wrapped between items, never inside one."""
+
+    def __init__(self, items: Sequence[Text], sep: str = " ") -> None:
+        self.items = items
+        self.sep = sep
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for item in self.items:
+            if line and len(line) + len(self.sep) + len(item) > options.max_width:
+                yield line
+                line = Text()
+            if line:
+                line.append(self.sep)
+            line.append_text(item)
+        yield line
+
+
+def board_compact(
+    board: Board,
+    *,
+    title: str | None = None,
+    color: bool = True,
+    width: int = 80,
+    lines: int | None = None,
+) -> RenderableType:
+    """The board in as few lines as it takes, for a small terminal (80 by 24): a header
+    of two lines, the foundations in two, the empty piles named on one line, and the
+    other piles one a line, or two to a line when ``lines`` would not hold them.
+
+    Cards are marked as in :func:`board_renderable`; there is no frame.
+    """
+    view = _Renderer(board, last_move_touched(board), color)
+    parts: list[RenderableType] = [view.compact_header(title), view.compact_foundations()]
+    parts += view.compact_piles(width, None if lines is None else lines - 4)
+    return Group(*parts)
 
 
 def board_renderable(

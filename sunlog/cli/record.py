@@ -1,0 +1,417 @@
+"""Recording a game as it is played: ``sunlog record FILE``.
+
+The game itself is a :class:`~sunlog.notation.session.Session`; this module reads the
+player's lines, prints the board, and keeps FILE in step with the session, so that FILE
+is a valid log after every accepted move, whenever the process stops (docs/recording.md).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from sunlog.cli import common, outputs, reports
+from sunlog.cli.common import LAST_DEAL, app, err, guarded
+from sunlog.cli.inputs import CliError, os_error, read_text
+from sunlog.notation.errors import LogError
+
+if TYPE_CHECKING:
+    from sunlog.engine.board import Board
+    from sunlog.notation.session import Played, Session
+
+#: The commands besides moves, as ``help`` lists them.
+COMMANDS = {
+    "undo": "take back the last move",
+    "moves": "list the legal moves",
+    "board": "show the board again",
+    "help": "show this help",
+    "quit": "stop: the log ends with * (Ctrl-D does the same)",
+}
+
+
+#: A terminal with fewer lines than this shows the compact board (the full one takes 30).
+TALL = 36
+
+
+class LogFile:
+    """FILE as the session wants it: grown by appends, rewritten atomically to shrink.
+
+    An append is one ``write`` on a file opened with ``O_APPEND``, then ``fsync``: a
+    process killed at any instant leaves the old text or the new. The kernel copies a
+    write into the file a page at a time and can stop between pages for a fatal signal
+    (SIGKILL), so an append that would cross a page boundary is preceded by whitespace up
+    to it (harmless in a log). Anything else (undo, taking off a ``*``) is written to a
+    temporary file renamed over FILE (:func:`~sunlog.cli.outputs.write_atomically`).
+    """
+
+    def __init__(self, path: str, text: str | None) -> None:
+        """``text`` is what FILE holds now, ``None`` when it does not exist yet."""
+        self.path = path
+        self.text = text
+
+    def sync(self, text: str) -> None:
+        """Make FILE hold ``text``: an append when it only grows, else a rewrite."""
+        if self.text is not None and text.startswith(self.text):
+            if len(text) > len(self.text):
+                self._append(text[len(self.text) :].encode("utf-8"))
+        else:
+            self._rewrite(text)
+        self.text = text
+
+    def _append(self, data: bytes) -> None:
+        page = max(mmap.PAGESIZE, 4096)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            used = os.fstat(fd).st_size % page
+            if used and used + len(data) > page and len(data) <= page:
+                _write_all(fd, b" " * (page - used - 1) + b"\n")
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def _rewrite(self, text: str) -> None:
+        outputs.write_atomically(self.path, text)
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _fsync_directory(self.path)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def _fsync_directory(path: str) -> None:
+    """Make a rename in ``path``'s directory durable (where the platform allows it)."""
+    try:
+        fd = os.open(Path(path).resolve().parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@app.command(epilog="Example: sunlog record kitchen.sun --deal 20261129")
+@guarded
+def record(
+    path: Annotated[
+        str, typer.Argument(metavar="FILE", help="The log to write: a new file, or one to go on.")
+    ],
+    deal: Annotated[
+        int | None,
+        typer.Option(
+            "--deal",
+            "-d",
+            min=0,
+            max=LAST_DEAL,
+            metavar="N",
+            help="The deal number (default: none, a game with real cards).",
+        ),
+    ] = None,
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", metavar="V", help="sun (the default), sun-2 or sun-3."),
+    ] = None,
+    canonical: Annotated[
+        bool, typer.Option("--canonical", help="Write moves in canonical form, not as typed.")
+    ] = False,
+) -> None:
+    """Record a game as it is played: each move is checked, then written to FILE.
+
+    Without --deal, a game with real cards: each deal names its 13 cards.
+    An existing FILE is read, and the game goes on from its last move.
+    Type moves in the notation (several on a line if you like), or undo,
+    moves, board, help, quit. FILE is a valid log after every accepted
+    move; it ends with won or lost when the game does, and with * on quit
+    (docs/recording.md). Off a terminal, moves are read from stdin, and
+    the exit code is 1 when a line was refused.
+    """
+    from sunlog.notation.session import SessionError
+
+    session, log = _open(path, deal, variant)
+    shell = _Shell(session, log, canonical, interactive=common.interactive())
+    try:
+        refused = shell.run()
+    except SessionError as exc:
+        raise CliError(str(exc), path=path) from None
+    except OSError as exc:
+        raise os_error(exc, path) from None
+    except KeyboardInterrupt:  # not at the prompt (there it quits): FILE is valid as it is
+        err(f"sunlog: {path}: interrupted; it holds every move accepted")
+        raise typer.Exit(common.USAGE) from None
+    if refused and not shell.interactive:
+        raise typer.Exit(common.INVALID)
+
+
+def _open(path: str, deal: int | None, variant: str | None) -> tuple[Session, LogFile]:
+    """The session for FILE: a new game, or the game FILE holds (refused when invalid)."""
+    from sunlog.engine.board import Variant
+    from sunlog.notation.session import Session, SessionError
+
+    try:
+        kind = Variant.parse(variant) if variant is not None else None
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    text = read_text(path) if os.path.lexists(path) else None
+    if text is None or not text:
+        session = Session.new(kind or Variant.SUN, deal)
+        log = LogFile(path, text)
+        try:
+            log.sync(session.text)
+        except OSError as exc:
+            raise os_error(exc, path) from None
+        return session, log
+    try:
+        session = Session(text)
+    except LogError as exc:
+        exc.path = path
+        source = reports.source_line(path, exc.line) if exc.line is not None else None
+        raise common.invalid(reports.error_report(exc, exc.game or 1, source)) from None
+    except SessionError as exc:
+        raise CliError(str(exc), path=path) from None
+    board = session.board
+    if kind is not None and kind is not board.variant:
+        raise CliError(
+            f"the log is a game of {board.variant.value}, not {kind.value}: drop --variant",
+            path=path,
+        )
+    if deal is not None and deal != board.deal_number:
+        what = (
+            "a game without a deal number"
+            if board.deal_number is None
+            else (f"deal {board.deal_number}")
+        )
+        raise CliError(f"the log is {what}, not deal {deal}: drop --deal", path=path)
+    log = LogFile(path, text.removeprefix("\ufeff"))
+    try:
+        log.sync(session.text)
+    except OSError as exc:
+        raise os_error(exc, path) from None
+    return session, log
+
+
+class _Shell:
+    """The dialogue: a line read, a move checked and written, or a command done."""
+
+    def __init__(self, session: Session, log: LogFile, canonical: bool, *, interactive: bool):
+        self.session = session
+        self.log = log
+        self.canonical = canonical
+        self.interactive = interactive
+        self.refused = 0
+
+    # ---------------------------------------------------------------- output
+
+    def say(self, text: str) -> None:
+        typer.echo(text)
+
+    def show_board(self) -> None:
+        board = self.session.board
+        last = reports.last_move_text(self.session.game, len(self.session.moves))
+        if self.interactive:
+            from rich.console import Console
+
+            from sunlog.views.terminal import board_compact, print_board, use_color
+
+            console = Console()
+            width, height = console.size
+            if height < TALL or width < 80:  # the board, its moves and the prompt in view
+                title = f"{self.log.path}, move {len(self.session.moves)}"
+                console.print(
+                    board_compact(board, title=title, color=use_color(console), width=width)
+                )
+            else:
+                print_board(console, board, last_move=last, title=self.log.path)
+        else:
+            from sunlog.views.terminal import board_text
+
+            typer.echo(board_text(board, last_move=last), nl=False)
+
+    def show_moves(self) -> None:
+        board = self.session.board
+        moves = [str(m) for m in self.session.legal_moves()]
+        notes = reports.unlisted_moves(board)
+        if self.interactive:
+            cards = playable_cards(board)
+            self.say("playable: " + (" ".join(cards) if cards else "none"))
+            self.say("legal: " + (" ".join(moves) if moves else "none listed"))
+            for note in notes:
+                self.say(f"also legal: {note}")
+            return
+        for text in moves:
+            self.say(text)
+        for note in notes:
+            self.say(f"also legal: {note}")
+
+    def show_help(self) -> None:
+        self.say("Type a move in the notation (short forms too: AS>A, r3>K; several on a line).")
+        for name, what in COMMANDS.items():
+            self.say(f"  {name:6} {what}")
+
+    # ------------------------------------------------------------------ loop
+
+    def run(self) -> int:
+        """Read lines until quit, the end of input or the end of the game; the number of
+        lines refused."""
+        session = self.session
+        what = session.board.variant.value
+        number = session.board.deal_number
+        what += f", deal {number}" if number is not None else ", real cards"
+        moves = len(session.moves)
+        if self.interactive:
+            self.say(f"recording {self.log.path} ({what}, {moves} moves so far); help for help")
+            self.show_board()
+            self.show_moves()
+        for line in self._lines():
+            word = line.strip().lower()
+            if word in ("quit", "exit"):
+                break
+            if word in COMMANDS:
+                self._command(word)
+            elif self._play(line):
+                return self.refused
+        self._finish()
+        return self.refused
+
+    def _lines(self) -> Iterator[str]:
+        """Typed lines: with readline (and Tab completion) on a terminal; else stdin's."""
+        if not self.interactive:
+            yield from (line.rstrip("\r\n") for line in sys.stdin)
+            return
+        _complete_with(lambda: [str(m) for m in self.session.legal_moves()] + list(COMMANDS))
+        while True:
+            try:
+                yield input(f"move {len(self.session.moves) + 1}> ")
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                return
+
+    def _command(self, word: str) -> None:
+        from sunlog.notation.session import SessionError
+
+        if word == "undo":
+            try:
+                gone = self.session.undo()
+            except SessionError as exc:
+                err(f"sunlog: {exc}")
+                return
+            self.log.sync(self.session.text)
+            self.say(f"took back move {len(self.session.moves) + 1}: {gone.text}")
+            if self.interactive:
+                self.show_board()
+                self.show_moves()
+        elif word == "moves":
+            self.show_moves()
+        elif word == "board":
+            self.show_board()
+        else:
+            self.show_help()
+
+    def _play(self, line: str) -> bool:
+        """Check and write one line of moves; ``True`` when the game is over."""
+        from sunlog.notation.session import SessionError
+
+        try:
+            played = self.session.play(line, canonical=self.canonical)
+        except SessionError as exc:
+            self.refused += 1
+            err(f"sunlog: {exc}")
+            return False
+        if played.moves:
+            self.log.sync(self.session.text)
+            first = len(self.session.moves) - len(played.moves) + 1
+            for number, gm in enumerate(played.moves, first):
+                self.say(f"move {number}: {gm.text}{gm.annotation or ''}")
+        if played.error is not None:
+            self._refuse(line.strip(), played)
+        if self.session.over:
+            token = self.session.finish()
+            self.log.sync(self.session.text)
+            if self.interactive:
+                self.show_board()
+            self.say(f"the game is {token}: {self.log.path} ends with {token}")
+            return True
+        if played.moves and self.interactive:
+            self.show_board()
+            self.show_moves()
+        return False
+
+    def _refuse(self, typed: str, played: Played) -> None:
+        assert played.error is not None
+        self.refused += 1
+        err(refusal(played.error, typed))
+        if played.moves:
+            done = reports.plural(len(played.moves), "move")
+            err(f"the {done} before it written; nothing from it on: type the rest again")
+        else:
+            err("nothing written: type it again, or help")
+
+    def _finish(self) -> None:
+        if self.session.result is None:
+            token = self.session.finish("*")
+            self.log.sync(self.session.text)
+            count = reports.plural(len(self.session.moves), "move")
+            self.say(f"{self.log.path}: {count}, ends with {token} (record it again to go on)")
+
+
+def refusal(error: LogError, typed: str) -> str:
+    """``refused: move N 'text': why`` (``check``'s words), then the typed line with a caret
+    under the fault (its column counts in the typed line)."""
+    heading = str(LogError(error.message, move=error.move, text=error.text))
+    out = "refused: " + reports.printable(heading)
+    column = error.column
+    if column is not None:
+        shown = reports.printable(typed)
+        length = 1
+        if error.text and shown[column - 1 :].startswith(reports.printable(error.text)):
+            length = len(error.text)
+        out += "\n" + reports.caret(shown, column, length)
+    return out
+
+
+def playable_cards(board: Board) -> list[str]:
+    """The cards that legal moves take off the rays, clouds and wind, in rank order."""
+    from sunlog.engine.moves import Move, MoveKind, Place
+
+    found = {
+        m.card
+        for m in board.legal_moves()
+        if isinstance(m, Move)
+        and m.kind is MoveKind.CARD
+        and m.card is not None
+        and m.source not in (Place.ACES, Place.KINGS)
+    }
+    return [str(c) for c in sorted(found, key=lambda c: (c.rank, c.suit))]
+
+
+def _complete_with(words: Callable[[], list[str]]) -> None:
+    """Tab completion of the words ``words()`` gives, where the platform has readline."""
+    try:
+        import readline
+    except ImportError:
+        return
+
+    def complete(text: str, state: int) -> str | None:
+        matches = [w for w in words() if w.lower().startswith(text.lower())]
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" \t")
+    if "libedit" in (readline.__doc__ or ""):
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")

@@ -1,0 +1,254 @@
+"""A game being recorded move by move (what ``sunlog record`` drives), without a terminal.
+
+A :class:`Session` holds the text of a one-game log and the board it replays to. What a
+player types is read as moves in the notation and checked the way ``check`` checks a
+file: the typed text is put after the log's text, and that whole log is read and
+replayed, so an unreadable or illegal move is refused with the very message ``check``
+would print. Accepted moves join the text as typed (or in canonical form); :meth:`undo`
+cuts the last one off again.
+
+While a game is recorded its text carries no result token: a game that ends at the end
+of its file claims ``*`` (SPEC 5.3), so the text is a valid log after every accepted
+move, and only grows. :meth:`Session.finish` writes the result when the game ends (or
+``*`` when the player stops). Writing the text to a file is the caller's job.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+
+from sunlog.engine.board import Board, Status, Variant
+from sunlog.engine.moves import Move
+from sunlog.notation.errors import LogError, LogRuleError
+from sunlog.notation.game import Game, GameMove
+from sunlog.notation.reader import read_games
+from sunlog.notation.replay import replay
+from sunlog.notation.writer import escape_tag_value, format_comment
+
+__all__ = ["MAX_TYPED_CHARS", "Played", "Session", "SessionError"]
+
+#: A typed line longer than this is refused: one line of moves is far shorter (a wind
+#: naming 90 cards is some 300 characters), and an append stays within one page.
+MAX_TYPED_CHARS = 1000
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# A move number left standing once the move after it is cut off.
+_TRAILING_NUMBER = re.compile(r"[0-9]+\.\s*$")
+_RESULT_WORD = re.compile(r"(?<![\w:>.])(?:won|lost|\*)(?![\w])", re.IGNORECASE)
+
+
+class SessionError(ValueError):
+    """A log that ``record`` cannot go on with (several games, a finished game...), or a
+    request it cannot do (undo with no move); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What one typed line gave: the moves accepted (maybe none), the text they added to
+    the log (a line of comments only is written too), and the fault that refused the rest
+    of the line, if any.
+
+    The fault's ``column`` counts in the typed line (1-based), ``line`` is ``None``.
+    """
+
+    moves: tuple[GameMove, ...]
+    written: str
+    error: LogError | None = None
+
+
+def _line_starts(text: str) -> list[int]:
+    """The offset of each line's first character, lines counted as the reader counts."""
+    return [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+
+
+def _offset(starts: list[int], line: int | None, column: int | None) -> int:
+    assert line is not None and column is not None
+    return starts[line - 1] + column - 1
+
+
+def _read(text: str) -> list[Game]:
+    return list(read_games(io.StringIO(text, newline=None)))
+
+
+class Session:
+    """The text of a one-game log being recorded, its game as read, and its board.
+
+    The text is always a valid log that replays to exactly the accepted moves.
+    """
+
+    def __init__(self, text: str) -> None:
+        """Go on with a log's text; raises :class:`LogError` for a log that is not valid
+        and :class:`SessionError` for one that cannot be continued.
+
+        A result token ``*`` at the end is taken off (the game goes on); ``won`` or
+        ``lost`` means the game is over.
+        """
+        text = text.removeprefix("\ufeff")
+        games = _read(text)
+        if len(games) != 1:
+            raise SessionError(
+                f"the file holds {len(games)} games: record goes on with a log of one game"
+            )
+        game = games[0]
+        self._check(game)
+        if game.tag("Result") is not None:
+            raise SessionError(
+                "the log has a Result tag: record writes the result token itself "
+                "(remove the tag to go on)"
+            )
+        if game.result is not None:
+            if game.result != "*":
+                raise SessionError(f"the game is over: the log says {game.result}")
+            start = _offset(_line_starts(text), game.result_line, game.result_column)
+            head, rest = text[:start], text[start + 1 :]
+            if head.endswith(("\n", "\r")) or not head:  # the token stood alone on its line
+                rest = rest.removeprefix("\r\n") if rest.startswith("\r\n") else rest
+                rest = rest[1:] if rest[:1] in ("\n", "\r") else rest
+            text = head + rest
+        if text and not text[-1].isspace():
+            text += "\n"
+        self.text = text
+        self.result: str | None = None
+        self._update(text)
+
+    @classmethod
+    def new(cls, variant: Variant = Variant.SUN, deal: int | None = None) -> Session:
+        """A new game: its ``Variant`` tag, and its ``Deal`` tag when a deal number is given
+        (without one, a physical game: each deal names the 13 cards it deals)."""
+        tags = [("Variant", variant.value)]
+        if deal is not None:
+            tags.append(("Deal", str(deal)))
+        text = "".join(f'[{name} "{escape_tag_value(value)}"]\n' for name, value in tags)
+        return cls(text + "\n")
+
+    @staticmethod
+    def _check(game: Game) -> Board:
+        result = replay(game)
+        if result.error is not None:
+            raise result.error
+        return result.board
+
+    def _update(self, text: str) -> None:
+        """Read and replay ``text`` (known to be valid) as the session's state."""
+        (game,) = _read(text)
+        self.text = text
+        self.game = game
+        self.board = self._check(game)
+
+    @property
+    def moves(self) -> tuple[GameMove, ...]:
+        """The moves of the game as written, those of the log it went on with included."""
+        return self.game.moves
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is won or lost, or the session was finished."""
+        return self.result is not None or self.board.status() is not Status.PLAYING
+
+    def play(self, typed: str, *, canonical: bool = False) -> Played:
+        """Read one typed line as moves and accept those that are legal, up to a fault.
+
+        The moves before a fault in the line are accepted; the fault says why the rest
+        was refused, in ``check``'s words. ``canonical`` writes the accepted moves in
+        canonical form, else they are written as typed.
+        """
+        if self.over:
+            raise SessionError("the game is over: nothing more can be recorded")
+        typed = typed.strip()
+        if not typed:
+            return Played((), "")
+        if len(typed) > MAX_TYPED_CHARS:
+            raise SessionError(f"a line of moves is at most {MAX_TYPED_CHARS} characters")
+        before = len(self.moves)
+        candidate = self.text + typed + "\n"
+        games = _read(candidate)
+        if len(games) != 1 or games[0].result is not None or games[0].tags != self.game.tags:
+            return Played((), "", self._refuse_result(typed, before))
+        game = games[0]
+        result = replay(game, canonical=canonical)
+        accepted = game.moves[before : result.moves]
+        error = result.error
+        if error is not None:
+            error = self._in_typed(error, candidate, len(self.text))
+        if not accepted:
+            if error is None:  # comments only: they join the last move (or the start)
+                self._update(candidate)
+                return Played((), typed)
+            return Played((), "", error)
+        if canonical:
+            assert result.canonical is not None
+            written = _canonical_text(accepted, result.canonical[before:])
+        elif error is None:  # the whole line, as typed: the log just read is the new one
+            self.text, self.game, self.board = candidate, game, result.board
+            return Played(accepted, typed)
+        else:
+            starts = _line_starts(candidate)
+            last = accepted[-1]
+            end = _offset(starts, last.line, last.column) + len(last.text)
+            end += len(last.annotation or "")
+            written = candidate[len(self.text) : end]
+        self._update(self.text + written + "\n")
+        return Played(self.moves[before:], written, error)
+
+    def _refuse_result(self, typed: str, moves: int) -> LogError:
+        """A line that holds a result token or a tag: record writes those itself."""
+        found = _RESULT_WORD.search(typed) or re.search(r"\[", typed)
+        column = found.start() + 1 if found else 1
+        return LogRuleError(
+            "record writes the result token itself (type quit to stop), and tags "
+            "stand before the first move: type moves only",
+            column=column,
+            move=moves + 1,
+            text=found.group() if found else None,
+        )
+
+    @staticmethod
+    def _in_typed(error: LogError, candidate: str, start: int) -> LogError:
+        """The fault with its column counted in the typed line, which begins at ``start``."""
+        if error.line is not None and error.column is not None:
+            offset = _offset(_line_starts(candidate), error.line, error.column)
+            error.column = max(1, offset - start + 1)
+        error.line = None
+        return error
+
+    def undo(self) -> GameMove:
+        """Take back the last move (of this session or of the log it went on with)."""
+        if self.result is not None:
+            raise SessionError("the game is finished: nothing to take back")
+        if not self.moves:
+            raise SessionError("there is no move to take back")
+        last = self.moves[-1]
+        cut = _offset(_line_starts(self.text), last.line, last.column)
+        head = _TRAILING_NUMBER.sub("", self.text[:cut]) if last.number is not None else None
+        kept = (head if head is not None else self.text[:cut]).rstrip()
+        self._update(kept + "\n" if kept else "")
+        return last
+
+    def finish(self, result: str | None = None) -> str:
+        """End the game: its result token (``won``/``lost`` as the board says, else ``*``)
+        joins the text, which the session no longer changes. Returns the token."""
+        if self.result is not None:
+            return self.result
+        status = self.board.status()
+        token = result or ("*" if status is Status.PLAYING else status.value)
+        self.text += f"{token}\n"
+        self.result = token
+        return token
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves now, canonical (those whose cards must be named aside)."""
+        return [] if self.over else self.board.legal_moves()
+
+
+def _canonical_text(moves: tuple[GameMove, ...], forms: tuple[Move, ...]) -> str:
+    """Accepted moves in canonical form, each with its annotation and comments."""
+    out = ""
+    for gm, form in zip(moves, forms, strict=True):
+        pieces = [f"{form}{gm.annotation or ''}", *(format_comment(c) for c in gm.comments)]
+        for piece in pieces:
+            if out and not out.endswith("\n"):
+                out += " "
+            out += piece
+    return out.rstrip("\n")

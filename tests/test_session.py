@@ -1,0 +1,201 @@
+"""The recording session (sunlog/notation/session.py): moves checked as check checks them,
+the log's text valid after every accepted move, undo, and the result written at the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from sunlog.engine.board import Status, Variant
+from sunlog.notation import parse_games
+from sunlog.notation.replay import replay
+from sunlog.notation.session import MAX_TYPED_CHARS, Session, SessionError
+
+DEAL = 20261129
+PHYSICAL_DEAL = "deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C"
+
+
+def replayed_moves(text: str) -> list[str]:
+    """The moves a log replays to, as written; the log must be valid."""
+    (game,) = parse_games(text)
+    result = replay(game)
+    assert result.error is None, result.error
+    return [gm.text for gm in game.moves]
+
+
+def test_a_new_game_is_a_valid_log_with_its_tags_and_no_move() -> None:
+    session = Session.new(Variant.SUN2, DEAL)
+    assert session.text == f'[Variant "sun-2"]\n[Deal "{DEAL}"]\n\n'
+    assert replayed_moves(session.text) == []
+    assert Session.new().text == '[Variant "sun"]\n\n'
+
+
+def test_accepted_moves_join_the_text_as_typed() -> None:
+    session = Session.new(deal=DEAL)
+    played = session.play("  deal  ")
+    assert [gm.text for gm in played.moves] == ["deal"] and played.error is None
+    played = session.play("r1:ac>a   R8:AS>A!  {two aces}")
+    assert played.written == "r1:ac>a   R8:AS>A!  {two aces}"
+    assert session.text.endswith("deal\nr1:ac>a   R8:AS>A!  {two aces}\n")
+    assert replayed_moves(session.text) == ["deal", "r1:ac>a", "R8:AS>A"]
+    assert session.moves[-1].comments == ("two aces",)
+
+
+def test_canonical_writes_the_canonical_forms() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    played = session.play("AC>A r8>A? {mine}", canonical=True)
+    assert played.written == "r1:AC>A r8:AS>A? { mine }"
+    assert replayed_moves(session.text)[-2:] == ["r1:AC>A", "r8:AS>A"]
+
+
+def test_an_illegal_move_is_refused_with_checks_message_and_nothing_changes() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    before = session.text
+    played = session.play("r8:2S>A")
+    assert played.moves == () and played.written == ""
+    assert session.text == before
+    assert played.error is not None
+    assert (played.error.move, played.error.text, played.error.column) == (2, "r8:2S>A", 1)
+    # the same words as check gives for the same log
+    (game,) = parse_games(before + "r8:2S>A\n")
+    expected = replay(game).error
+    assert expected is not None and played.error.message == expected.message
+
+
+def test_an_unreadable_move_is_refused_at_its_column_in_the_typed_line() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    played = session.play("r1:AX>A")
+    assert played.moves == ()
+    assert played.error is not None and played.error.line is None
+    assert played.error.move == 2 and played.error.column is not None
+    assert "AX" in played.error.message
+    assert replayed_moves(session.text) == ["deal"]
+
+
+def test_moves_before_a_fault_in_the_line_are_kept_the_rest_refused() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    played = session.play("r1:AC>A r8:AS>A r8:2S>A r11:KH>K")
+    assert [gm.text for gm in played.moves] == ["r1:AC>A", "r8:AS>A"]
+    assert played.written == "r1:AC>A r8:AS>A"
+    assert played.error is not None and played.error.move == 4
+    assert played.error.column == len("r1:AC>A r8:AS>A ") + 1
+    assert replayed_moves(session.text) == ["deal", "r1:AC>A", "r8:AS>A"]
+
+
+@pytest.mark.parametrize("typed", ["won", "deal *", '[Deal "1"]', "lost"])
+def test_a_result_or_a_tag_cannot_be_typed(typed: str) -> None:
+    session = Session.new(deal=DEAL)
+    before = session.text
+    played = session.play(typed)
+    assert played.moves == () and played.error is not None
+    assert "record writes the result token itself" in played.error.message
+    assert session.text == before
+
+
+def test_a_too_long_line_is_refused() -> None:
+    with pytest.raises(SessionError, match="at most"):
+        Session.new(deal=DEAL).play("deal " * (MAX_TYPED_CHARS // 5 + 1))
+
+
+def test_undo_takes_back_the_last_move_and_its_number_and_comments() -> None:
+    session = Session(f'[Deal "{DEAL}"]\n1. deal 2. r1:AC>A {{first}} 3. r8:AS>A!\n')
+    assert session.undo().text == "r8:AS>A"
+    assert session.text == f'[Deal "{DEAL}"]\n1. deal 2. r1:AC>A {{first}}\n'
+    assert session.undo().text == "r1:AC>A"
+    assert session.undo().text == "deal"
+    assert session.text == f'[Deal "{DEAL}"]\n'
+    assert session.board.move_count == 0
+    with pytest.raises(SessionError, match="no move to take back"):
+        session.undo()
+
+
+def test_undo_of_several_moves_typed_on_one_line_takes_one_at_a_time() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal r1:AC>A r8:AS>A")
+    session.undo()
+    assert replayed_moves(session.text) == ["deal", "r1:AC>A"]
+    session.play("r9:AS>A")
+    assert replayed_moves(session.text) == ["deal", "r1:AC>A", "r9:AS>A"]
+
+
+def test_going_on_with_a_log_takes_off_its_star() -> None:
+    session = Session(f'[Deal "{DEAL}"]\n\ndeal r1:AC>A\n*\n')
+    assert session.text == f'[Deal "{DEAL}"]\n\ndeal r1:AC>A\n'
+    assert session.board.move_count == 2
+    session.play("r8:AS>A")
+    assert replayed_moves(session.text) == ["deal", "r1:AC>A", "r8:AS>A"]
+
+
+def test_a_log_that_is_not_valid_is_refused_with_its_error() -> None:
+    from sunlog.notation.errors import LogError
+
+    with pytest.raises(LogError, match="ray 8 is empty"):
+        Session(f'[Deal "{DEAL}"]\ndeal r8:AS>A r8:2S>A\n')
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('[Deal "1"]\ndeal *\n[Deal "2"]\ndeal *\n', "holds 2 games"),
+        ('[Deal "1"]\n[Result "*"]\ndeal\n', "Result tag"),
+    ],
+)
+def test_logs_that_cannot_be_continued_say_why(text: str, why: str) -> None:
+    with pytest.raises(SessionError, match=why):
+        Session(text)
+
+
+def test_a_finished_game_cannot_be_continued(tmp_path: object) -> None:
+    from pathlib import Path
+
+    won = (Path(__file__).resolve().parent.parent / "samples" / "won-sun.sun").read_text()
+    with pytest.raises(SessionError, match="the game is over: the log says won"):
+        Session(won)
+
+
+def test_the_game_ends_with_its_result_once_it_is_won() -> None:
+    from pathlib import Path
+
+    won = (Path(__file__).resolve().parent.parent / "samples" / "won-sun.sun").read_text()
+    (game,) = parse_games(won)
+    tags = "".join(f'[{t.name} "{t.value}"]\n' for t in game.tags)
+    session = Session(tags + "\n")
+    for gm in game.moves[:-1]:
+        assert session.play(gm.text).error is None
+        assert not session.over
+    session.play(game.moves[-1].text)
+    assert session.over and session.board.status() is Status.WON
+    assert session.finish() == "won"
+    assert session.text.endswith("\nwon\n")
+    assert parse_games(session.text)[0].result == "won"
+    assert replay(parse_games(session.text)[0]).error is None
+    with pytest.raises(SessionError, match="over"):
+        session.play("deal")
+
+
+def test_finish_on_quit_ends_with_a_star() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    assert session.finish("*") == "*"
+    assert session.text.endswith("deal\n*\n")
+    assert replayed_moves(session.text) == ["deal"]
+
+
+def test_a_physical_game_names_its_deals() -> None:
+    session = Session.new()
+    assert session.play("deal").error is not None
+    played = session.play(PHYSICAL_DEAL)
+    assert played.error is None
+    assert session.board.deal_number is None and session.board.deals == 1
+
+
+def test_a_line_of_comments_only_is_written() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    played = session.play("{ the cat sat on ray 4 }")
+    assert played.moves == () and played.error is None
+    assert played.written == "{ the cat sat on ray 4 }"
+    assert parse_games(session.text)[0].moves[-1].comments == ("the cat sat on ray 4",)
