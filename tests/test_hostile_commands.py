@@ -462,7 +462,10 @@ def test_a_million_tiny_games_stream_in_bounded_memory(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_numeric_options_in_limited_processes() -> None:
     jobs = []
-    for name, option, _param in numeric_options():
+    for name, option, param in numeric_options():
+        unbounded = getattr(param, "max", None) is None
+        if unbounded and param.type_descriptor.annotation is float:
+            continue  # 10,000 digits are inf as a float: --timeout inf is no time limit
         jobs.append(partial(sunlog, [name, *with_required(name), option, DIGITS]))
     for ran in run_all(jobs, workers=2):
         assert_one_line_cause(ran, codes=(2,))
