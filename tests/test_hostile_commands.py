@@ -414,6 +414,10 @@ def test_a_leading_dash_is_an_option_unless_after_two_dashes(tmp_path: Path) -> 
 # ------------------------------------------------------------------ the slow lane
 
 
+#: The commands that write to the PATH they are given (record goes on with its FILE).
+WRITES_ITS_PATH = ("record",)
+
+
 def limited(words: list[str], path: Path, cwd: Path) -> Ran:
     return sunlog([*words, "--", path], cwd=cwd)
 
@@ -423,8 +427,15 @@ def limited(words: list[str], path: Path, cwd: Path) -> Ran:
 def test_every_command_in_a_limited_process(case: Case, tmp_path: Path) -> None:
     """Each case, each command, in a child limited to 1 GiB of address space and 60 s of
     CPU: exit 1 or 2, one line, no traceback (a MemoryError or SIGXCPU would show)."""
-    path = case.make(tmp_path)
-    jobs = [partial(limited, words, path, tmp_path) for words in path_commands()]
+    shared = case.make(tmp_path)
+    jobs = []
+    for i, words in enumerate(path_commands()):
+        path, where = shared, tmp_path
+        if words[0] in WRITES_ITS_PATH:  # a fresh input of its own
+            where = tmp_path / str(i)
+            where.mkdir()
+            path = case.make(where)
+        jobs.append(partial(limited, words, path, where))
     for words, ran in zip(path_commands(), run_all(jobs, workers=2), strict=True):
         assert "internal error" not in ran.err and "out of memory" not in ran.err, str(ran)
         codes = expected(words, case)
