@@ -19,6 +19,8 @@ __all__ = [
     "PROGRESS_FILES",
     "Echo",
     "Progress",
+    "internal_error",
+    "io_cause",
     "not_a_log",
     "progress_bar",
     "run_check",
@@ -149,6 +151,24 @@ def not_a_log(exc: LogError) -> str:
         return reports.printable(f"sunlog: {where}{exc.message}")
     source = reports.source_line(exc.path, exc.line, text=inputs.stdin_text(exc.path))
     return reports.error_report(exc, None, source)
+
+
+def io_cause(exc: OSError | UnicodeError) -> str:
+    """An I/O error on one line: ``path: cause`` when it names a file, else the cause."""
+    from sunlog.cli import outputs
+
+    if not isinstance(exc, OSError) or exc.strerror is None:
+        return reports.printable(str(exc))
+    where = f"{reports.printable(str(exc.filename))}: " if exc.filename is not None else ""
+    return where + outputs.stream_cause(exc)
+
+
+def internal_error(exc: BaseException) -> str:
+    """A bug's one-line report: never a traceback on a user."""
+    if isinstance(exc, MemoryError):
+        return "sunlog: out of memory"
+    what = reports.printable(f"{type(exc).__name__}: {exc}")[:300]
+    return f"sunlog: internal error (a bug in sunlog, please report it): {what}"
 
 
 def silence_stdout() -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
+from typer.exceptions import TyperException
 
 from sunlog.notation.errors import LogError
 
@@ -86,27 +87,44 @@ def _root(
 
 
 def err(text: str) -> None:
-    typer.echo(text, err=True)
+    """Print a line on stderr; if stderr is closed or gone, the exit code says so instead."""
+    outputs.to_stderr(text)
 
 
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
-    """Run a command, turning our errors and I/O errors into a message and an exit code."""
+    """Run a command, turning our errors and I/O errors into a message and an exit code.
+
+    Standard output is flushed inside, so that an output that cannot be written (its
+    reader gone, a full disk, closed) is an exit 2 here, never lost or a traceback.
+    """
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return command(*args, **kwargs)
+            try:
+                return command(*args, **kwargs)
+            finally:
+                if sys.stdout is not None:
+                    sys.stdout.flush()
+        except (typer.Exit, typer.Abort, TyperException):  # Typer's own: it knows what to do
+            raise
         except CliError as exc:
             err(str(exc))
             raise typer.Exit(exc.code) from None
         except LogError as exc:  # a file that is not a log
             err(_not_a_log(exc))
             raise typer.Exit(INVALID) from None
-        except BrokenPipeError:  # the reader went away (| head): stop quietly
-            _silence_stdout()
+        except BrokenPipeError:  # the reader went away (| head): stop quietly, exit 2
+            outputs.silence(sys.stdout)
+            raise typer.Exit(USAGE) from None
+        except outputs.StreamClosedError as exc:  # started with >&- or <&-
+            err(f"sunlog: {exc.strerror}")
             raise typer.Exit(USAGE) from None
         except (OSError, UnicodeError) as exc:
-            err(f"sunlog: {exc}")
+            err(f"sunlog: {checking.io_cause(exc)}")
+            raise typer.Exit(USAGE) from None
+        except Exception as exc:  # a bug (or MemoryError): one line, not a traceback
+            err(checking.internal_error(exc))
             raise typer.Exit(USAGE) from None
 
     return run
@@ -115,11 +133,6 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
 def _not_a_log(exc: LogError) -> str:
     """A whole-file fault: with its line and a caret when it has one, else ``sunlog: ...``."""
     return checking.not_a_log(exc)
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so that flushing it at exit raises nothing more."""
-    checking.silence_stdout()
 
 
 def stdout_is_terminal() -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import IO, TYPE_CHECKING, Annotated
@@ -199,10 +201,25 @@ def fmt(
             code = USAGE
             continue
         text = stdin if item == STDIN else None
-        # The canonical form streams through a spool (memory, then disk when large).
+        try:  # what the file is now (so as not to write over a newer one), and its form
+            before = None if text is not None else os.stat(item)
+            form = outputs.TextForm.of_text(text or "") if before is None else _form(item)
+        except OSError as exc:
+            err(str(inputs.os_error(exc, item)))
+            code = USAGE
+            continue
+        if (check_only or in_place) and before is not None and not stat.S_ISREG(before.st_mode):
+            # a FIFO or a device cannot be read a second time, nor replaced
+            err(f"sunlog: {item}: not a regular file: fmt --check and --in-place need one")
+            code = USAGE
+            continue
+        # The canonical form streams through a spool (memory, then disk when large), with
+        # the file's own line ends and BOM.
         with tempfile.SpooledTemporaryFile(
-            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
+            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=form.newline
         ) as spool:
+            if form.bom:
+                spool.write("\ufeff")
             try:
                 valid = _format_into(spool, item, text)
             except CliError as exc:
@@ -215,7 +232,13 @@ def fmt(
                 continue
             spool.seek(0)
             if check_only or in_place:
-                if _same_text(item, text, spool):
+                try:
+                    same = _same_text(item, text, spool)
+                except CliError as exc:
+                    err(str(exc))
+                    code = USAGE
+                    continue
+                if same:
                     unchanged += 1
                     continue
                 changed += 1
@@ -225,9 +248,11 @@ def fmt(
                     continue
                 spool.seek(0)
                 try:
-                    outputs.write_atomically(item, spool)
+                    outputs.write_atomically(item, spool, replacing=before)
                 except OSError as exc:
-                    raise inputs.os_error(exc, item) from None
+                    err(str(inputs.os_error(exc, item)))
+                    code, changed = USAGE, changed - 1
+                    continue
                 err(f"reformatted {item}")
             else:
                 if printed:
@@ -240,6 +265,14 @@ def fmt(
         summary = f"{reports.plural(changed, 'file')} {verb}, {unchanged} unchanged"
         err(summary + (f", {invalid} invalid (left as they are)" if invalid else ""))
     raise typer.Exit(code)
+
+
+def _form(path: str) -> outputs.TextForm:
+    """A file's line ends and BOM; a file that is not a regular one (a FIFO) is not
+    peeked at, since reading it would consume it."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        return outputs.TextForm()
+    return outputs.TextForm.of_file(path)
 
 
 def _format_into(out: IO[str], path: str, stdin: str | None) -> bool:
@@ -286,5 +319,7 @@ def _same_text(path: str, stdin: str | None, formatted: IO[str]) -> bool:
                     return False
                 if not mine:
                     return True
+    except FileNotFoundError:
+        raise CliError("vanished while sunlog read it: nothing written", path=path) from None
     except OSError as exc:
         raise inputs.os_error(exc, path) from None

@@ -40,14 +40,28 @@ class CheckOptions(NamedTuple):
 
 
 def main() -> None:
-    """Entry point of the ``sunlog`` script and of ``python -m sunlog``."""
+    """Entry point of the ``sunlog`` script and of ``python -m sunlog``.
+
+    A standard stream closed at start gets a stand-in, and what is still buffered is
+    written before the exit code is chosen: output that could not be written (closed,
+    full, its reader gone) makes it 2, without a traceback (docs/limits.md).
+    """
+    from sunlog.cli import outputs
+
+    outputs.adopt_standard_streams()
     code = _run_fast(sys.argv[1:])
     if code is None:
         from sunlog.cli import typer_app
 
-        typer_app()(prog_name="sunlog")
-        return
-    sys.exit(code)
+        try:
+            typer_app()(prog_name="sunlog")
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except OSError as exc:  # writing help or a usage error (outside any command)
+            outputs.to_stderr(f"sunlog: cannot write: {outputs.stream_cause(exc)}")
+            code = 2
+    sys.exit(outputs.finish(code))
 
 
 def _run_fast(args: list[str]) -> int | None:
@@ -95,21 +109,25 @@ def check_options(args: list[str]) -> CheckOptions | None:
 def _check(options: CheckOptions) -> int:
     """Run ``check`` as the Typer command runs it, errors caught as its guard catches them
     and as click's standalone mode ends a run."""
-    from sunlog.cli import checking
+    from sunlog.cli import checking, outputs
     from sunlog.cli.inputs import CliError
     from sunlog.notation.errors import LogError
 
     try:
         try:
-            return checking.run_check(
-                options.paths,
-                json_out=options.json_out,
-                verbose=options.verbose,
-                jobs=options.jobs,
-                quiet=options.quiet,
-                echo=_echo,
-                progress=_progress,
-            )
+            try:
+                return checking.run_check(
+                    options.paths,
+                    json_out=options.json_out,
+                    verbose=options.verbose,
+                    jobs=options.jobs,
+                    quiet=options.quiet,
+                    echo=_echo,
+                    progress=_progress,
+                )
+            finally:
+                if sys.stdout is not None:
+                    sys.stdout.flush()
         except CliError as exc:
             _echo(str(exc), True)
             return exc.code
@@ -117,10 +135,16 @@ def _check(options: CheckOptions) -> int:
             _echo(checking.not_a_log(exc), True)
             return checking.INVALID
         except BrokenPipeError:  # the reader went away (| head): stop quietly
-            checking.silence_stdout()
+            outputs.silence(sys.stdout)
+            return checking.USAGE
+        except outputs.StreamClosedError as exc:  # started with >&- or <&-
+            _echo(f"sunlog: {exc.strerror}", True)
             return checking.USAGE
         except (OSError, UnicodeError) as exc:
-            _echo(f"sunlog: {exc}", True)
+            _echo(f"sunlog: {checking.io_cause(exc)}", True)
+            return checking.USAGE
+        except Exception as exc:  # a bug (or MemoryError): one line, as the guard says it
+            _echo(checking.internal_error(exc), True)
             return checking.USAGE
     except (EOFError, KeyboardInterrupt):
         _echo("", True)

@@ -97,7 +97,11 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str | CliError]:
         elif p.exists():
             yield path
         else:
-            yield CliError("no such file or directory", path=path)
+            try:  # the OS's own words: a loop of links is not a missing file
+                os.stat(path)
+                yield CliError("no such file or directory", path=path)
+            except OSError as exc:
+                yield os_error(exc, path)
 
 
 def _logs_below(top: str) -> list[str]:

@@ -7,13 +7,16 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from sunlog.cli.inputs import CliError, games_to_check, os_error
 from sunlog.notation.errors import LogError
+from sunlog.notation.reader import MAX_LINE_CHARS
 
 if TYPE_CHECKING:
     from sunlog.engine.board import Board
@@ -60,9 +63,11 @@ def source_line(path: str, line: int, *, text: str | None = None) -> str | None:
         if text is not None:
             handle: Iterable[str] = io.StringIO(text, newline=None)
             found = next(itertools.islice(handle, line - 1, None), None)
+        elif not stat.S_ISREG(os.stat(path).st_mode):
+            return None  # a FIFO or a device: reading it again would wait or never end
         else:
             with open(path, encoding="utf-8", errors="replace", newline=None) as f:
-                found = next(itertools.islice(f, line - 1, None), None)
+                found = _nth_line(f, line)
     except OSError:
         return None
     if found is None:
@@ -70,6 +75,25 @@ def source_line(path: str, line: int, *, text: str | None = None) -> str | None:
     if line == 1:
         found = found.removeprefix("\ufeff")
     return found.rstrip("\r\n")
+
+
+#: How much of a source line an error report reads: a line the reader takes is whole; a
+#: longer one (the reader refused it) is cut there.
+SOURCE_CHARS = MAX_LINE_CHARS + 2
+
+
+def _nth_line(handle: IO[str], line: int) -> str | None:
+    """Line ``line`` of a stream, at most :data:`SOURCE_CHARS` of it; the lines before
+    it are skipped a piece at a time, so that no line is ever held whole."""
+    for _ in range(line - 1):
+        while True:
+            piece = handle.readline(SOURCE_CHARS)
+            if not piece:
+                return None
+            if piece.endswith("\n"):
+                break
+    found = handle.readline(SOURCE_CHARS)
+    return found or None
 
 
 def caret(source: str, column: int, length: int = 1) -> str:

@@ -167,7 +167,9 @@ def render(
     output: OutOpt = None,
     size: Annotated[
         float | None,
-        typer.Option("--size", min=1, metavar="PX", help="Width in pixels (default: natural)."),
+        typer.Option(
+            "--size", min=1, max=100_000, metavar="PX", help="Width in pixels (default: natural)."
+        ),
     ] = None,
 ) -> None:
     """Draw the board after N moves (default: all) as an SVG picture."""

@@ -399,10 +399,34 @@ def looks_like_json(start: str) -> bool:
     return start.lstrip("\ufeff \t\r\n")[:1] == "{"
 
 
+class _NotStrictJSON(Exception):
+    """What Python's JSON reader lets through and a sunlog document must not hold."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refused when a key appears twice (readers differ on which one wins)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _NotStrictJSON(f"the key {json.dumps(key)[:60]} appears twice in one object")
+            seen.add(key)
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity`` are not JSON, though Python reads them."""
+    raise _NotStrictJSON(f"{name} is not a JSON value")
+
+
 def _loads(text: str, line: int = 1) -> Any:
-    """``json.loads``, with nesting too deep for Python as a :class:`LogSyntaxError`."""
+    """``json.loads``, strict (no duplicate keys, no ``NaN``), with nesting too deep for
+    Python as a :class:`LogSyntaxError`."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _NotStrictJSON as exc:
+        raise LogSyntaxError(f"not a sunlog JSON document: {exc}", line=line, column=1) from None
     except RecursionError:
         raise LogSyntaxError(
             "not a sunlog JSON document: arrays or objects nested too deeply", line=line, column=1

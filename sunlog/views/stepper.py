@@ -19,7 +19,14 @@ from rich.text import Text
 from sunlog.engine.board import Board
 from sunlog.engine.errors import clip
 from sunlog.engine.moves import Move
-from sunlog.views.terminal import Words, board_compact, board_renderable, board_text, use_color
+from sunlog.views.terminal import (
+    Words,
+    board_compact,
+    board_renderable,
+    board_text,
+    use_color,
+    visible,
+)
 
 __all__ = [
     "Entry",
@@ -145,22 +152,22 @@ class Stepper:
         entry = self.current
         if entry is None:
             return "after move 0: (start of the game)"
-        return f"after move {self._index}: {entry.text}{entry.annotation or ''}"
+        return visible(f"after move {self._index}: {entry.text}{entry.annotation or ''}")
 
     def last_move_text(self) -> str | None:
         """The current move's text and annotation, as the board shows it."""
         entry = self.current
-        return None if entry is None else f"{entry.text}{entry.annotation or ''}"
+        return None if entry is None else visible(f"{entry.text}{entry.annotation or ''}")
 
 
 # ------------------------------------------------------------------ pipes
 
 
 def _comment_lines(comments: Sequence[str], width: int = 100) -> list[str]:
-    """Each line of the comments as ``; ...``, a long one cut to ``width`` (a 50 kB comment
-    is still one line of a frame)."""
+    """Each line of the comments as ``; ...``, control characters made visible and a long
+    one cut to ``width`` (a 50 kB comment is still one line of a frame)."""
     lines = (line.strip() for comment in comments for line in comment.strip().splitlines())
-    return [clip("; " + line, max(width, 10)) for line in lines]
+    return [clip("; " + visible(line), max(width, 10)) for line in lines]
 
 
 def render_frames(stepper: Stepper, *, width: int = 100) -> Iterator[str]:
@@ -175,14 +182,14 @@ def render_frames(stepper: Stepper, *, width: int = 100) -> Iterator[str]:
         while True:
             lines = [stepper.header()]
             if stepper.index == 0:
-                lines += [f'[{name} "{value}"]' for name, value in stepper.tags]
+                lines += [visible(f'[{name} "{value}"]') for name, value in stepper.tags]
             lines += _comment_lines(stepper.comments, width)
             board = board_text(stepper.board, last_move=stepper.last_move_text(), width=width)
             yield "\n".join(lines) + "\n\n" + board
             if not stepper.next():
                 break
         if stepper.error:
-            yield f"stopped: {stepper.error}\n"
+            yield visible(f"stopped: {stepper.error}") + "\n"
     finally:
         stepper.jump(start)
 
@@ -251,7 +258,7 @@ def screen_renderable(
         Text(line, style="italic" if color else "") for line in _comment_lines(stepper.comments)
     ]
     if stepper.error and stepper.index == stepper.total:
-        parts.append(Text(f"stopped: {stepper.error}", style="red" if color else ""))
+        parts.append(Text(visible(f"stopped: {stepper.error}"), style="red" if color else ""))
     if message:
         parts.append(Text(message, style="yellow" if color else ""))
     if prompt is not None:

@@ -268,8 +268,11 @@ def board_svg(
 
     ``last_move`` (notation or a :class:`Move`) is marked on the board; ``size`` is the
     width in pixels (default: the natural width); ``frame`` fixes the canvas (see
-    :func:`frame_for`), by default the smallest one for this position.
+    :func:`frame_for`), by default the smallest one for this position. A ``size`` that
+    is not a positive finite number is a :class:`ValueError`.
     """
+    if size is not None and not (0 < size < math.inf):
+        raise ValueError(f"the size must be a positive number of pixels, not {size!r}")
     if isinstance(board_or_position_json, Board):
         pos: Mapping[str, Any] = board_or_position_json.to_json()
     else:

@@ -8,6 +8,7 @@ last move put down), which is what pipes, ``NO_COLOR`` terminals and the tests g
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,7 +34,27 @@ __all__ = [
     "print_board",
     "render_plain",
     "use_color",
+    "visible",
 ]
+
+
+# Control characters, and the marks that reorder text on screen (bidirectional overrides).
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _stand_in(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures: ␛ for ESC, ␇ for BEL...
+    return "\u2421" if code == 0x7F else "\ufffd"
+
+
+def visible(text: str) -> str:
+    """Text from a log made safe to print: each control character (an escape sequence's
+    ESC, a bell, a carriage return) shown as one visible character, so that a log can
+    neither act on the terminal nor rearrange what it shows. Tabs are kept."""
+    return _CONTROL.sub(_stand_in, text)
+
 
 #: How the stage line names each stage.
 STAGE_NAMES = {
@@ -454,9 +475,10 @@ def board_renderable(
     parts: list[RenderableType] = [view.header(last_move), Text(""), view.foundations()]
     parts += [Text(""), view.piles()]
     if color:
-        return Panel(Group(*parts), title=title, box=box.ROUNDED, expand=False)
+        heading = Text(visible(title)) if title else None  # a Text: no markup read in it
+        return Panel(Group(*parts), title=heading, box=box.ROUNDED, expand=False)
     if title:
-        parts = [Text(title), *parts]
+        parts = [Text(visible(title)), *parts]
     return Group(*parts)
 
 
