@@ -40,7 +40,6 @@ from statistics import median
 from sunlog.cli.inputs import read_games_from
 from sunlog.cli.reports import check_file, check_game
 from sunlog.engine.board import Board
-from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation import write_game
 from sunlog.notation.game import Game, Tag
 from sunlog.play.policies import play
@@ -98,23 +97,6 @@ def sun_logs(
     return "\n".join(texts), total, deal - first_deal
 
 
-def short_form(move: Move, board: Board) -> Move:
-    """The shortest form of a canonical card move that reads as it here (SPEC 5.2): the bare
-    card (``KS>K``), else the source without the card (``r5>A``), else the move itself."""
-    if move.kind is not MoveKind.CARD or move.card is None or move.source is None:
-        return move
-    for form in (
-        move._replace(source=None, index=None, depth=None, end=None),
-        move._replace(card=None),
-    ):
-        try:
-            if board.canonical(form) == move:
-                return form
-        except ValueError:
-            continue
-    return move
-
-
 _SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
@@ -132,7 +114,7 @@ def styled_logs(games: int, policy: str, *, mixed: bool, seed: int = 7) -> tuple
         board = Board(variant, deal=deal)
         words = []
         for i, move in enumerate(played, 1):
-            form = short_form(move, board) if not mixed or rng.random() < 0.7 else move
+            form = board.shortest(move) if not mixed or rng.random() < 0.7 else move
             board.push(move)
             word = str(form)
             if mixed:

@@ -11,35 +11,9 @@ the standard library::
     ([], [Card('AC')])
 """
 
-from sunlog.engine.board import RAYS, Board, Stage, Status, Variant
-from sunlog.engine.cards import CARDS, Card, Rank, Suit, parse_card
-from sunlog.engine.deal import SplitMix64, deal_deck, wind_row
-from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog import engine
+from sunlog.engine import *  # noqa: F403  (the public API is the engine's, re-exported)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-__all__ = [
-    "CARDS",
-    "RAYS",
-    "AmbiguousMoveError",
-    "Board",
-    "Card",
-    "End",
-    "IllegalMoveError",
-    "InvalidMoveError",
-    "Move",
-    "MoveKind",
-    "Place",
-    "Rank",
-    "SplitMix64",
-    "Stage",
-    "Status",
-    "Suit",
-    "Target",
-    "Variant",
-    "__version__",
-    "deal_deck",
-    "parse_card",
-    "wind_row",
-]
+__all__ = [*engine.__all__, "__version__"]

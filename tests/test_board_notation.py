@@ -240,3 +240,15 @@ def test_a_written_move_is_checked_whole_before_anything_changes() -> None:
         with pytest.raises(IllegalMoveError):
             board.push_text(text)
         assert board.key() == before
+
+
+def test_shortest_writes_the_bare_card_only_where_it_reads_the_same() -> None:
+    """``Board.shortest`` gives what a person would write: the bare card where only one
+    copy is playable, the full form where two copies are (SPEC 5.2)."""
+    board = Board("sun", deal=20261129)
+    board.push(Move.parse("deal"))
+    assert str(board.shortest(Move.parse("r1:AC>A"))) == "AC>A"
+    # both aces of spades are playable (rays 8 and 9): the bare card would be ambiguous,
+    # and the source alone reads the same
+    assert str(board.shortest(Move.parse("r8:AS>A"))) == "r8>A"
+    assert board.shortest(Move.parse("deal")) == Move.parse("deal")

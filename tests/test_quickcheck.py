@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from notationkit import PIECES, VARIANTS, mutate, random_gen_game, real_logs, render
 
 from sunlog.engine.board import Board
-from sunlog.engine.moves import Move, MoveKind
+from sunlog.engine.moves import MoveKind
 from sunlog.notation import quickcheck, read_games, write_game
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game, Tag
@@ -248,29 +248,13 @@ def test_open_and_gather_take_their_ray_from_the_next_word() -> None:
 _SYMBOLS = {"S": "♠♤", "H": "♥♡", "D": "♦♢", "C": "♣♧"}
 
 
-def shortest(move: Move, board: Board) -> Move:
-    """The shortest form of a canonical card move that reads the same here (SPEC 5.2)."""
-    if move.kind is not MoveKind.CARD or move.source is None or move.card is None:
-        return move
-    for form in (
-        move._replace(source=None, index=None, depth=None, end=None),
-        move._replace(card=None),
-    ):
-        try:
-            if board.canonical(form) == move:
-                return form
-        except ValueError:
-            continue
-    return move
-
-
 def people_log(deal: int, variant: str, rng: random.Random, *, mixed: bool) -> str:
     """A greedy game as a person writes it: short forms; ``mixed`` adds move numbers (apart
     or joined), suit symbols, any case, annotations, comments and an escaped tag value."""
     board = Board(variant, deal=deal)
     words = []
     for i, move in enumerate(play(deal, variant, "greedy").move_stack, 1):
-        form = shortest(move, board) if not mixed or rng.random() < 0.7 else move
+        form = board.shortest(move) if not mixed or rng.random() < 0.7 else move
         board.push(move)
         word = str(form)
         if mixed:

@@ -362,6 +362,24 @@ class Board:
                 return Move.wind()
         return move
 
+    def shortest(self, move: Move) -> Move:
+        """The shortest form of a card move that reads as it does here (SPEC 5.2): the bare
+        card (``KS>K``), else the source without the card (``r5>A``), else ``move`` itself.
+        What a person at the table would write; other moves come back as they are."""
+        if move.kind is not MoveKind.CARD or move.card is None or move.source is None:
+            return move
+        meant = self.canonical(move)
+        for form in (
+            move._replace(source=None, index=None, depth=None, end=None),
+            move._replace(card=None),
+        ):
+            try:
+                if self.canonical(form) == meant:
+                    return form
+            except ValueError:
+                continue
+        return move
+
     def push(self, move: Move) -> None:
         """Check ``move`` against every rule and play it."""
         kind = move[0]
