@@ -6,6 +6,7 @@ checked the moment it registers.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 
@@ -129,3 +130,22 @@ def test_at_is_n_and_games_has_no_short_form() -> None:
     names = {tuple(option.opts) for _where, option in _options()}
     assert ("--at", "-n") in names
     assert ("--games",) in names
+
+
+def test_commands_are_listed_by_job_with_check_first() -> None:
+    """``sunlog --help`` lists the commands in the order of their jobs (check; viewing;
+    converting; playing; recording), whatever imported a command module first."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "sunlog", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "80"},
+    ).stdout
+    listed = re.findall(r"^  ([a-z]+)  ", out.split("Commands:")[1], re.M)
+    order = ["check", "show", "moves", "replay", "render", "html", "convert", "fmt"]
+    assert listed[: len(order)] == order
+    assert listed[-1] == "record"

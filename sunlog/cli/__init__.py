@@ -52,6 +52,9 @@ def __getattr__(name: str) -> Any:
     if name == "app":
         return typer_app()
     if name in (*_COMMANDS, "common"):
-        typer_app()
-        return globals()[name]
+        # A module only: a command module importing common must not register the others
+        # out of order (the order of ``sunlog --help``).
+        import importlib
+
+        return importlib.import_module(f"sunlog.cli.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
