@@ -391,9 +391,9 @@ def dumps_pretty(obj: Any, indent: str = "", leaf: Callable[[Any], bool] | None 
 def one_line(obj: Any) -> bool:
     """A leaf, or a resolved move or playable card (its places inside) without a position:
     one line each, so that a converted game still reads as one move a line."""
-    return _is_leaf(obj) or (
-        isinstance(obj, dict) and ("kind" in obj or "from" in obj) and "position" not in obj
-    )
+    if isinstance(obj, dict) and ("kind" in obj or "from" in obj) and "position" not in obj:
+        return True  # asked first: it is the common case, and the cheaper question
+    return _is_leaf(obj)
 
 
 def _is_scalar_list(value: Any) -> bool:
