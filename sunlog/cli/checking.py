@@ -10,10 +10,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from sunlog.cli import inputs, reports
 from sunlog.cli.inputs import STDIN, CliError
 from sunlog.notation.errors import LogError
+
+if TYPE_CHECKING:  # rich is imported only when a bar is shown
+    from rich.progress import Progress as RichProgress
+    from rich.progress import ProgressColumn
 
 __all__ = [
     "PROGRESS_FILES",
@@ -25,6 +30,7 @@ __all__ = [
     "progress_bar",
     "run_check",
     "silence_stdout",
+    "stderr_bar",
 ]
 
 OK, INVALID, USAGE = 0, 1, 2
@@ -114,20 +120,27 @@ def _reports(
         bar(None)
 
 
-def progress_bar(files: list[str], *, shown: bool, redirect_stdout: bool) -> Progress:
-    """A rich progress bar on stderr when ``shown`` (stderr is a terminal, many files)."""
-    if not shown:
-        return lambda checked: None
+def stderr_bar(*columns: ProgressColumn | str, redirect_stdout: bool = False) -> RichProgress:
+    """A transient rich progress bar on standard error (a terminal), not yet started: the
+    one look of check's, stats' and solve's bars. ``columns`` as rich takes them."""
     from rich.console import Console
     from rich.progress import Progress as RichProgress
 
-    # Reports printed meanwhile go above the bar only when stdout is that same terminal.
-    progress = RichProgress(
+    return RichProgress(
+        *columns,
         console=Console(stderr=True, force_terminal=True),
         transient=True,
         redirect_stdout=redirect_stdout,
         redirect_stderr=False,
     )
+
+
+def progress_bar(files: list[str], *, shown: bool, redirect_stdout: bool) -> Progress:
+    """A rich progress bar on stderr when ``shown`` (stderr is a terminal, many files)."""
+    if not shown:
+        return lambda checked: None
+    # Reports printed meanwhile go above the bar only when stdout is that same terminal.
+    progress = stderr_bar(redirect_stdout=redirect_stdout)
     task = progress.add_task("checking", total=len(files))
     progress.start()
     games = 0

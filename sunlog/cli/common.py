@@ -283,15 +283,7 @@ def count_bar(what: str, total: int) -> Callable[[int, int], None] | None:
     """A rich progress bar on stderr, fed ``(done, total)``; ``None`` off a terminal."""
     if not stderr_is_terminal():
         return None
-    from rich.console import Console
-    from rich.progress import Progress
-
-    progress = Progress(
-        console=Console(stderr=True, force_terminal=True),
-        transient=True,
-        redirect_stdout=False,
-        redirect_stderr=False,
-    )
+    progress = checking.stderr_bar()
     task = progress.add_task(what, total=total)
     progress.start()
 

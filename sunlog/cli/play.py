@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,7 +27,9 @@ from sunlog.cli.common import (
 from sunlog.cli.inputs import CliError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+
+    from rich.progress import Progress as RichProgress
 
     from sunlog.play.batch import BatchProgress
     from sunlog.play.study import Figures
@@ -67,30 +69,28 @@ def _progress_text(variant: str, counts: BatchProgress) -> str:
     )
 
 
-def _batch_bar(variant: str, total: int) -> tuple[Any, Any] | None:
+def _batch_bar(
+    variant: str, total: int
+) -> tuple[RichProgress, Callable[[BatchProgress], None]] | None:
     """A rich progress bar on stderr (done/total, the running interval); None off a terminal."""
     if not common.stderr_is_terminal():
         return None
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
 
-    bar = Progress(
+    from sunlog.cli.checking import stderr_bar
+
+    bar = stderr_bar(
         TextColumn("{task.description}"),
         BarColumn(bar_width=20),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True, force_terminal=True),
-        transient=True,
-        redirect_stdout=False,
-        redirect_stderr=False,
     )
     task = bar.add_task(variant, total=total)
     bar.start()
