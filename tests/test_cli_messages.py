@@ -257,23 +257,39 @@ def test_a_third_copy_in_the_first_deal_is_a_plain_typo() -> None:
 
 
 @pytest.mark.parametrize(
-    ("moves", "column", "why"),
+    ("moves", "column", "message"),
     [
-        ("r13:KH > K", 6, "found 'r13:KH' and then '>'"),
-        ("r13 : KH>K", 6, "found 'r13' and then ':'"),
-        ("r13: KH>K", 6, "found 'r13:' and then 'KH>K'"),
+        ("r13:KH > K", 6, "write r13:KH>K"),
+        ("r13 : KH>K", 6, "write r13:KH>K"),
+        ("r13: KH>K", 6, "write r13:KH>K"),
+        ("r13 : KH > K", 6, "write r13:KH>K"),
+        ("KH > K", 6, "write KH>K"),
+        ("KH >K", 6, "write KH>K"),
+        ("r13 >K", 6, "write r13>K"),
+        ("r13: KH>X", 6, "like r5:QD>K; found 'r13:' and then 'KH>X'"),
     ],
 )
 def test_a_card_move_with_spaces_inside_says_it_is_one_word(
-    moves: str, column: int, why: str
+    moves: str, column: int, message: str
 ) -> None:
+    """Where the words joined make a card move, the message names it; where they do not,
+    it says what it found. ``KH > K`` after a bare deal is no 14th card of that deal."""
     found = error_of(f'[Deal "1"]\ndeal {moves} *\n')
+    joiner = ": " if message.startswith("write") else ", "
     assert found["error"] == {
         "move": 2,
         "line": 2,
         "column": column,
-        "message": f"a card move is one word, without spaces, like r5:QD>K; {why}",
+        "message": f"a card move is one word, without spaces{joiner}{message}",
     }
+    assert found["moves"] == 1
+
+
+@pytest.mark.parametrize("numbered", ["1. deal 2. KH > K *", "1. deal 2.KH > K *"])
+def test_a_numbered_card_move_with_spaces_names_the_move_not_its_number(numbered: str) -> None:
+    found = error_of(f'[Deal "1"]\n{numbered}\n')
+    assert found["error"]["message"] == "a card move is one word, without spaces: write KH>K"
+    assert (found["error"]["move"], found["error"]["column"]) == (2, numbered.index("KH") + 1)
 
 
 @pytest.mark.parametrize(

@@ -596,8 +596,16 @@ SYNTAX_ERRORS = [
         2,
         6,
         2,
+        "r5:QD> K",
+        "a card move is one word, without spaces: write r5:QD>K",
+    ),
+    (
+        "deal r5:QD> X",
+        2,
+        6,
+        2,
         "r5:QD>",
-        "a card move is one word, without spaces, like r5:QD>K; found 'r5:QD>' and then 'K'",
+        "a card move is one word, without spaces, like r5:QD>K; found 'r5:QD>' and then 'X'",
     ),
     ("deal 2H ZZ 3H", 2, 9, 1, "deal 2H ZZ", f"'ZZ' is not a card: {CARD_SHAPE}"),
     (

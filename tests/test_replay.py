@@ -192,7 +192,7 @@ def test_result_tag_alone_is_the_claim_and_is_checked() -> None:
 
 def test_a_false_won() -> None:
     error = rule_error('[Deal "1"]\ndeal r5:KC>K\nwon\n')
-    assert error.message == "the log says won, but only 1 of the 104 cards are on the foundations"
+    assert error.message == "the log says won, but only 1 of the 104 cards is on the foundations"
     assert (error.line, error.column, error.move, error.game) == (3, 1, None, 1)
 
 

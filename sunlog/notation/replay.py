@@ -181,7 +181,8 @@ def _explained(game: Game, index: int, board: Board, exc: ValueError) -> str:
 
 def _deal_size(game: Game, index: int, deal: int, named: tuple[Card, ...]) -> str:
     """A deal naming more or fewer than 13 cards: how many, and where it ends."""
-    head = f"deal {deal} names {len(named)} cards, not 13 (one per ray)"
+    count = f"{len(named)} card" if len(named) == 1 else f"{len(named)} cards"
+    head = f"deal {deal} names {count}, not 13 (one per ray)"
     if not named:
         return head
     if len(named) > RAYS:
@@ -225,10 +226,9 @@ def check_result(game: Game, board: Board) -> LogError | None:
     status = board.status()
     message = None
     if claimed == "won" and status is not Status.WON:
-        message = (
-            f"the log says won, but only {board.on_foundations()} of the 104 cards are on "
-            "the foundations"
-        )
+        up = board.on_foundations()
+        verb = "is" if up == 1 else "are"
+        message = f"the log says won, but only {up} of the 104 cards {verb} on the foundations"
     elif claimed == "lost" and status is not Status.LOST:
         if status is Status.WON:
             message = "the log says lost, but all 104 cards are on the foundations: it is won"

@@ -466,6 +466,15 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     else:
         follows = _NEXT_WORD.match(text, pos + len(word))
         next_word = follows.group(1) if follows else ""
+        apart = _apart_move(text, pos, word, floor)
+        if apart is not None:  # deal AH > A: AH may have been read as a card of the deal
+            pos, message, written = apart
+            line = text.count("\n", 0, pos) + 1
+            column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+            line, column = where(line, column)
+            error = LogSyntaxError(message, line=line, column=column, game=index, move=1)
+            error.text = written
+            return error, _Before.read(text, pos).move_start(pos)
         if before.names_card(word, next_word):  # a card of the deal or wind is mistyped
             stage = before.stage.lower() if before.stage else "deal"
             message, in_move = _not_a_card(word, stage), True
@@ -487,6 +496,27 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         error.text = None
         cut = before.move_start(pos)
     return error, cut
+
+
+def _apart_move(text: str, pos: int, word: str, floor: int) -> tuple[int, str, str] | None:
+    """A card move written in two to five words (``AH > A``, ``r5: AH>A``, ``r5 : AH > A``):
+    where it begins, the message naming it as one word, and the words as written; or
+    ``None`` when the words at ``pos`` make no card move when joined."""
+    start = pos
+    if word[:1] in (">", ":"):  # the card or source before it may have been read already
+        end = len(text[:pos].rstrip())
+        start = end
+        while start > floor and not text[start - 1].isspace():
+            start -= 1
+        if start == end:
+            return None
+    words = text[start:].split(maxsplit=5)[:5]
+    for k in (5, 4, 3, 2):
+        joined = "".join(words[:k])
+        if len(words) >= k and _CARD_MOVE_WORD.fullmatch(joined):
+            written = " ".join(words[:k])
+            return start, f"a card move is one word, without spaces: write {clip(joined)}", written
+    return None
 
 
 def _previous_word(text: str, pos: int) -> str:
