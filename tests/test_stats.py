@@ -201,6 +201,19 @@ def test_main_prints_a_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert "won in stage 1: 0  2: 0  3: " in out
 
 
-def test_main_reports_bad_arguments_with_exit_code_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--games", "-3"]) == 2
-    assert "error:" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["--games", "-3"], "--games: must be at least 1, not -3"),
+        (["--games", "0"], "--games: must be at least 1, not 0"),
+        (["--games", "ten"], "--games: 'ten' is not a whole number"),
+        (["--first-deal", "-1"], "--first-deal: must be at least 0, not -1"),
+        (["-j", "0"], "-j/--jobs: must be at least 1, not 0"),
+        (["--first-deal", str(2**64 - 1), "--games", "2"], "deal numbers are 0 to 2^64-1"),
+    ],
+)
+def test_main_reports_bad_arguments_with_exit_code_2(
+    args: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    assert why in capsys.readouterr().err

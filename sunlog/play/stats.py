@@ -265,6 +265,21 @@ def run_stats(
 # python -m sunlog.play.stats
 
 
+def _count(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (the CLI's own bounds)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+
+    return parse
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m sunlog.play.stats",
@@ -272,9 +287,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--variant", default="sun", choices=[v.value for v in Variant])
     parser.add_argument("--policy", default=DEFAULT_POLICY, choices=list(POLICIES))
-    parser.add_argument("--games", type=int, default=1000, help="how many deals (default 1000)")
-    parser.add_argument("--first-deal", type=int, default=1, help="the first deal (default 1)")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument(
+        "--games", type=_count(1), default=1000, help="how many deals (default 1000)"
+    )
+    parser.add_argument(
+        "--first-deal", type=_count(0), default=1, help="the first deal (default 1)"
+    )
+    parser.add_argument("-j", "--jobs", type=_count(1), default=1, help="processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     return parser
 
@@ -288,7 +307,10 @@ def _stderr_progress(done: int, total: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m sunlog.play.stats``."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
+        return stop.code if isinstance(stop.code, int) else 2
     try:
         result = run_stats(
             args.variant,
