@@ -26,6 +26,7 @@ pytest.importorskip(
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
+import sunlog
 from sunlog import cli
 from sunlog.play.batch import BatchSettings, run_batch
 from sunlog.play.cluster import ClusterError, connect, run_on_cluster
@@ -130,6 +131,18 @@ def test_a_long_list_of_tasks_goes_through_a_window(scheduler: str) -> None:
     tasks = ((f"square-{n}", (n, 2)) for n in range(9))  # read lazily, two at a time
     assert sorted(run_on_cluster(scheduler, pow, tasks, window=2)) == [n * n for n in range(9)]
     assert list(run_on_cluster(scheduler, pow, [])) == []
+
+
+def test_a_worker_of_another_version_stops_the_run(scheduler: str) -> None:
+    """The workers run this checkout's sunlog; a run started as another version is refused
+    by every worker, so no result of one version lands in a file of another."""
+    tasks = ((f"power-{n}", (n, 2)) for n in range(3))
+    with pytest.raises(
+        ClusterError,
+        match=rf"a worker runs sunlog {sunlog.__version__}, this "
+        r"run is sunlog 0\.0\.0-other: install the same version",
+    ):
+        list(run_on_cluster(scheduler, pow, tasks, version="0.0.0-other"))
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,7 +5,9 @@ extra it raises :class:`ClusterError` saying what to install. The tasks are the 
 functions the local processes run (:func:`sunlog.play.batch.solve_one`,
 :func:`sunlog.play.stats.play_deals`), so a cluster's results equal a local run's; results
 come back as they finish, in any order. A worker that dies mid-task has its task run again
-elsewhere by the scheduler, so no result is lost. ``docs/cluster.md`` says how to start one.
+elsewhere by the scheduler, so no result is lost. Every task first checks that its worker
+runs this sunlog's version (the solver's verdicts and node counts may differ between
+versions, and one results file must not mix them). ``docs/cluster.md`` says how to start one.
 """
 
 from __future__ import annotations
@@ -15,10 +17,19 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sunlog import __version__
+
 if TYPE_CHECKING:
     from sunlog.play.batch import BatchSettings
 
-__all__ = ["ClusterError", "connect", "run_on_cluster", "solve_on_cluster"]
+__all__ = [
+    "ClusterError",
+    "WorkerVersionError",
+    "connect",
+    "on_worker",
+    "run_on_cluster",
+    "solve_on_cluster",
+]
 
 T = TypeVar("T")
 
@@ -29,7 +40,23 @@ WINDOW = 1000
 
 
 class ClusterError(Exception):
-    """The cluster cannot be used: the extra is missing, or the scheduler is unreachable."""
+    """The cluster cannot be used: the extra is missing, the scheduler is unreachable, or a
+    worker runs another version of sunlog."""
+
+
+class WorkerVersionError(Exception):
+    """Raised on a worker whose sunlog is not the version the run was started with."""
+
+
+def on_worker(version: str, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)``, on a worker whose sunlog is ``version``; else
+    :class:`WorkerVersionError` (sent back to the client, which stops the run)."""
+    if __version__ != version:
+        raise WorkerVersionError(
+            f"a worker runs sunlog {__version__}, this run is sunlog {version}: install the "
+            "same version on every worker (results of two versions must not mix in one file)"
+        )
+    return function(*args)
 
 
 def connect(address: str) -> Any:
@@ -54,12 +81,15 @@ def run_on_cluster(
     tasks: Iterable[tuple[str, tuple[Any, ...]]],
     *,
     window: int = WINDOW,
+    version: str = __version__,
 ) -> Iterator[T]:
     """Run ``function(*args)`` for each ``(key, args)`` on the cluster; results as they finish.
 
     ``key`` names the task on the scheduler (its dashboard shows it), with a suffix of this
     run so that two runs never share a task; keys must be unique within a run. At most
     ``window`` tasks are on the cluster at once, so ``tasks`` may be long (it is read lazily).
+    Each task runs only on a worker with sunlog ``version``; one that has another stops the
+    run with :class:`ClusterError`.
     """
     from distributed import as_completed
 
@@ -70,7 +100,9 @@ def run_on_cluster(
 
     def submit(count: int) -> list[Any]:
         futures = [
-            client.submit(function, *args, key=f"{key}-{run}", pure=False, retries=2)
+            client.submit(
+                on_worker, version, function, *args, key=f"{key}-{run}", pure=False, retries=2
+            )
             for key, args in itertools.islice(pending, count)
         ]
         live.update(futures)
@@ -84,7 +116,10 @@ def run_on_cluster(
             first, loop=client.loop
         )
         for future in finished:
-            result = future.result()
+            try:
+                result = future.result()
+            except WorkerVersionError as exc:
+                raise ClusterError(str(exc)) from None
             live.discard(future)
             for more in submit(1):
                 finished.add(more)
