@@ -209,8 +209,16 @@ class Board:
     def copy(self) -> Board:
         """An independent copy of the position and its history."""
         other = Board.__new__(Board)
-        other.__dict__.update(self.__dict__)
+        # Every attribute by name (not ``__dict__``): a compiled Board has no ``__dict__``.
+        other.variant = self.variant
+        other.deal_number = self.deal_number
         other._deck = self._deck  # never mutated
+        other.deals = self.deals
+        other.open_ray = self.open_ray
+        other.opened = self.opened
+        other.gathered = self.gathered
+        other.stage = self.stage
+        other._two_piles = self._two_piles
         other._named = None if self._named is None else list(self._named)
         other.rays = [list(r) for r in self.rays]
         other.foundations = [list(p) for p in self.foundations]
@@ -326,8 +334,6 @@ class Board:
             assert row is not None
             if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
                 end = End.LEFT if pos == 0 else End.RIGHT
-        else:
-            index = None  # type: ignore[assignment]
         target_ray = None
         if target is Target.RAY:
             target_ray, dst = dst, -1

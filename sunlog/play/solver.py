@@ -265,9 +265,11 @@ _RANK = bytes(c % 13 for c in range(52))
 _Step = tuple[int, ...]
 _FOUND, _PARK, _DEAL, _OPEN, _GATHER, _WIND = range(6)
 _RAY, _CLOUD, _ROW = range(3)
-_DEAL_MOVE = (_DEAL,)
+_DEAL_MOVE: _Step = (_DEAL,)
 _NO_RAYS = (b"",) * RAYS
-_WIND_MOVE = (_WIND,)
+# Typed _Step, not tuple[int]: mypyc keeps a fixed-length tuple unboxed and boxes it anew
+# at each use, so `move is _WIND_MOVE` would never hold in the compiled build.
+_WIND_MOVE: _Step = (_WIND,)
 
 
 class _State:
