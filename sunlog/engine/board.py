@@ -631,14 +631,16 @@ class Board:
         if tag == _OPEN:
             return Opened(Move.open(self.opened), self.opened)
         if tag == _GATHER:
-            _, n, cards, dealt, cloud = record[:5]
+            # Not ``cards``: that name is a tuple above, and a list here would fail the
+            # compiled build's check of the variable's type.
+            _, n, picked, dealt, cloud = record[:5]
             return Gathered(
                 Move.gather(n),
                 n,
-                tuple(cards),
-                tuple((n + 1 + i, cards[i]) for i in range(dealt)),
+                tuple(picked),
+                tuple((n + 1 + i, picked[i]) for i in range(dealt)),
                 len(self.clouds) if cloud else None,
-                tuple(cards[RAYS - n :]) if cloud else (),
+                tuple(picked[RAYS - n :]) if cloud else (),
             )
         row = self.wind_row
         assert row is not None
