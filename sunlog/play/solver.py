@@ -598,7 +598,7 @@ class _Searcher:
         if order is None:
             assert self.wind_state is not None
             order = list(range(size))
-            shuffle(order, SplitMix64(self.wind_state))  # type: ignore[arg-type]
+            shuffle(order, SplitMix64(self.wind_state))
             self.wind_orders[size] = order
         return order
 
