@@ -8,7 +8,9 @@ compiled lane that imported the sources of this tree (or a pure one that met str
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import subprocess
 import sys
 import tomllib
@@ -18,6 +20,7 @@ import pytest
 
 import sunlog
 import sunlog.engine
+from sunlog import Board, Move
 from sunlog.cli.entry import COMPILED_MODULES, compiled_modules, version_line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,3 +72,45 @@ def test_a_child_sunlog_process_runs_the_same_build() -> None:
         check=True,
     )
     assert done.stdout == version_line() + "\n"
+
+
+def _values() -> list[object]:
+    """One of each public value a program may pickle or copy: board, moves, played values
+    (every kind), errors, solver results."""
+    from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
+    from sunlog.play.solver import analyze, solve_deal
+
+    won = solve_deal(3, "sun", max_nodes=20_000)
+    assert won.line is not None
+    board = Board("sun", deal=3)
+    played: list[object] = []
+    for move in won.line:
+        board.push(move)
+        played.append(board.last_played())
+    return [
+        board,
+        Move.parse("r1:AC>A"),
+        *{type(value): value for value in played}.values(),
+        IllegalMoveError("no"),
+        AmbiguousMoveError("two ways", ("r1:AC>A", "r2:AC>A")),
+        won,
+        analyze(Board("sun", deal=3), list(won.line)[:5], max_nodes=2_000),
+    ]
+
+
+def test_public_values_pickle_and_copy_alike_in_either_build() -> None:
+    """A compiled class restores its state differently (a frozen dataclass cannot take it
+    by assignment): each value survives pickle and deepcopy, as in pure Python."""
+    values = _values()
+    kinds = {type(value).__name__ for value in values}
+    assert {"Dealt", "CardMoved", "Opened", "Gathered", "SolveResult", "Analysis"} <= kinds
+    for value in values:
+        for twin in (pickle.loads(pickle.dumps(value)), copy.deepcopy(value)):
+            assert type(twin) is type(value)
+            if isinstance(value, Board):
+                assert isinstance(twin, Board) and twin.key() == value.key()
+            elif isinstance(value, Exception):
+                assert twin.args == value.args
+                assert getattr(twin, "candidates", None) == getattr(value, "candidates", None)
+            else:
+                assert twin == value

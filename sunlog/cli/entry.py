@@ -38,7 +38,6 @@ COMPILED_MODULES = (
     "sunlog.engine.deal",
     "sunlog.engine.errors",
     "sunlog.engine.moves",
-    "sunlog.engine.played",
     "sunlog.play.bounds",
     "sunlog.play.policies",
     "sunlog.play.solver",
