@@ -110,6 +110,9 @@ def test_public_values_pickle_and_copy_alike_in_either_build() -> None:
             if isinstance(value, Board):
                 assert isinstance(twin, Board) and twin.key() == value.key()
             elif isinstance(value, Exception):
+                # A __dict__ like any Python exception's: tblib (which dask installs for
+                # pickling exceptions) reads it.
+                assert vars(value) == vars(twin)
                 assert twin.args == value.args
                 assert getattr(twin, "candidates", None) == getattr(value, "candidates", None)
             else:

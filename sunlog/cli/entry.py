@@ -36,7 +36,6 @@ __all__ = [
 COMPILED_MODULES = (
     "sunlog.engine.board",
     "sunlog.engine.deal",
-    "sunlog.engine.errors",
     "sunlog.engine.moves",
     "sunlog.play.bounds",
     "sunlog.play.policies",
