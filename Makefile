@@ -8,10 +8,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.install.stamp
 BENCH_STAMP := $(VENV)/.bench.stamp
+# The optional compiled build (docs/solver.md): its own venv, never .venv.
+CVENV  := .venv-compiled
+CBIN   := $(CVENV)/bin
+CSTAMP := $(CVENV)/.install.stamp
+CBUILD := build/compiled
+SOURCES := $(shell find sunlog grammar -name '*.py' -o -name '*.lark' -o -name '*.json' 2>/dev/null)
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install demo test test-slow test-all lint bench clean
+.PHONY: install demo test test-slow test-all lint bench compiled test-compiled bench-compiled clean
 
 $(VENV):
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +41,9 @@ demo: install
 	$(BIN)/sunlog show samples/won-sun.sun --at 60
 	$(BIN)/sunlog moves samples/won-sun.sun --at 60
 
+# SUNLOG_BUILD tells tests/test_build.py which build this venv must run.
 test: install
-	$(BIN)/python -m pytest -m 'not slow'
+	SUNLOG_BUILD=pure $(BIN)/python -m pytest -m 'not slow'
 
 test-slow: install
 	$(BIN)/python -m pytest -m slow
@@ -56,6 +63,38 @@ bench: $(BENCH_STAMP)
 		echo "bench/run_all.py does not exist yet: nothing to run"; \
 	fi
 
+# `make compiled`: a wheel whose engine, solver and policies are compiled by mypyc
+# (pyproject.toml's mypyc hook), installed with the test tools into .venv-compiled. It
+# needs a C compiler and the Python headers; .venv and `make install` stay pure Python.
+# The wheel is built from a copy of the tree, since mypyc leaves its .so files beside
+# the sources it compiles. A module that fails to compile fails the build.
+$(CSTAMP): pyproject.toml README.md $(SOURCES)
+	rm -rf $(CBUILD)
+	mkdir -p $(CBUILD)/src $(CBUILD)/dist
+	tar -cf - --exclude=__pycache__ --exclude='*.so' pyproject.toml README.md sunlog grammar \
+		| tar -xf - -C $(CBUILD)/src
+	test -d $(CVENV) || $(PYTHON) -m venv $(CVENV)
+	$(CBIN)/python -m pip install --quiet --upgrade pip
+	HATCH_BUILD_HOOK_ENABLE_MYPYC=1 $(CBIN)/python -m pip wheel --no-deps \
+		--wheel-dir $(CBUILD)/dist $(CBUILD)/src
+	$(CBIN)/python -m pip install --quiet --force-reinstall --no-deps $(CBUILD)/dist/sunlog-*.whl
+	$(CBIN)/python -m pip install --quiet "$$(ls $(CBUILD)/dist/sunlog-*.whl)[test,cluster,bench]"
+	$(CBIN)/sunlog --version
+	@$(CBIN)/sunlog --version | grep -q ' (compiled)$$' \
+		|| { echo "make compiled: the installed sunlog is not the compiled build" >&2; exit 1; }
+	touch $@
+
+compiled: $(CSTAMP)
+
+# The quick lane against the compiled build. PYTHONSAFEPATH keeps the current directory
+# off sys.path, so `python -m pytest` and the tests' `python -m sunlog` import the
+# installed wheel, not the sources in ./sunlog.
+test-compiled: $(CSTAMP)
+	SUNLOG_BUILD=compiled PYTHONSAFEPATH=1 $(CBIN)/python -m pytest -m 'not slow'
+
+bench-compiled: $(CSTAMP)
+	PYTHONSAFEPATH=1 $(CBIN)/python bench/run_all.py
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(CVENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

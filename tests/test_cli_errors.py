@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+import sunlog.engine
 from sunlog import __version__, cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +117,8 @@ def test_help_of_every_command() -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"sunlog {__version__}\n"
+    build = " (compiled)" if sunlog.engine.COMPILED else ""  # see tests/test_build.py
+    assert result.stdout == f"sunlog {__version__}{build}\n"
 
 
 def test_python_dash_m_sunlog_runs_the_cli() -> None:

@@ -55,16 +55,16 @@ AtOpt = Annotated[
 ]
 
 
-def _version() -> str:
-    """The installed distribution's version, else the package's own."""
-    from sunlog.cli.entry import version
+def _version_line() -> str:
+    """``sunlog 0.2.0``, and `` (compiled)`` in the compiled build."""
+    from sunlog.cli.entry import version_line
 
-    return version()
+    return version_line()
 
 
 def _print_version(value: bool) -> None:
     if value:
-        typer.echo(f"sunlog {_version()}")
+        typer.echo(_version_line())
         raise typer.Exit()
 
 

@@ -20,7 +20,27 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:  # imported when a check runs: --version needs none of them
     from sunlog.cli.checking import Progress
 
-__all__ = ["CheckOptions", "check_options", "main", "version"]
+__all__ = [
+    "COMPILED_MODULES",
+    "CheckOptions",
+    "check_options",
+    "compiled_modules",
+    "main",
+    "version",
+    "version_line",
+]
+
+#: The modules the optional compiled build compiles with mypyc: the ``include`` list of
+#: ``[tool.hatch.build.targets.wheel.hooks.mypyc]`` in pyproject.toml (a test holds the
+#: two the same). Every other module stays Python in either build.
+COMPILED_MODULES = (
+    "sunlog.engine.board",
+    "sunlog.engine.deal",
+    "sunlog.engine.moves",
+    "sunlog.play.bounds",
+    "sunlog.play.policies",
+    "sunlog.play.solver",
+)
 
 # Typer reads these to complete a shell's command line: then it must answer, not us.
 _COMPLETION = ("_SUNLOG_COMPLETE", "_TYPER_COMPLETE_ARGS")
@@ -69,7 +89,7 @@ def _run_fast(args: list[str]) -> int | None:
     if any(name in os.environ for name in _COMPLETION) or not _plain_streams():
         return None
     if args == ["--version"]:
-        _echo(f"sunlog {version()}", False)
+        _echo(version_line(), False)
         return 0
     if not args or args[0] != "check":
         return None
@@ -201,3 +221,31 @@ def version() -> str:
         from sunlog import __version__
 
         return __version__
+
+
+def compiled_modules() -> list[str]:
+    """Those of :data:`COMPILED_MODULES` that load here as compiled extension modules.
+
+    Found with ``importlib.util.find_spec``: none of them is imported for this.
+    """
+    from importlib.machinery import ExtensionFileLoader
+    from importlib.util import find_spec
+
+    found = []
+    for name in COMPILED_MODULES:
+        spec = find_spec(name)
+        if spec is not None and isinstance(spec.loader, ExtensionFileLoader):
+            found.append(name)
+    return found
+
+
+def version_line() -> str:
+    """What ``sunlog --version`` prints: ``sunlog 0.2.0``, with `` (compiled)`` after it
+    in the compiled build, or which modules are compiled when only some are."""
+    line = f"sunlog {version()}"
+    compiled = compiled_modules()
+    if len(compiled) == len(COMPILED_MODULES):
+        return f"{line} (compiled)"
+    if compiled:
+        return f"{line} (partly compiled: {', '.join(compiled)})"
+    return line

@@ -209,8 +209,16 @@ class Board:
     def copy(self) -> Board:
         """An independent copy of the position and its history."""
         other = Board.__new__(Board)
-        other.__dict__.update(self.__dict__)
+        # Every attribute by name (not ``__dict__``): a compiled Board has no ``__dict__``.
+        other.variant = self.variant
+        other.deal_number = self.deal_number
         other._deck = self._deck  # never mutated
+        other.deals = self.deals
+        other.open_ray = self.open_ray
+        other.opened = self.opened
+        other.gathered = self.gathered
+        other.stage = self.stage
+        other._two_piles = self._two_piles
         other._named = None if self._named is None else list(self._named)
         other.rays = [list(r) for r in self.rays]
         other.foundations = [list(p) for p in self.foundations]
@@ -326,8 +334,6 @@ class Board:
             assert row is not None
             if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
                 end = End.LEFT if pos == 0 else End.RIGHT
-        else:
-            index = None  # type: ignore[assignment]
         target_ray = None
         if target is Target.RAY:
             target_ray, dst = dst, -1
@@ -625,14 +631,16 @@ class Board:
         if tag == _OPEN:
             return Opened(Move.open(self.opened), self.opened)
         if tag == _GATHER:
-            _, n, cards, dealt, cloud = record[:5]
+            # Not ``cards``: that name is a tuple above, and a list here would fail the
+            # compiled build's check of the variable's type.
+            _, n, picked, dealt, cloud = record[:5]
             return Gathered(
                 Move.gather(n),
                 n,
-                tuple(cards),
-                tuple((n + 1 + i, cards[i]) for i in range(dealt)),
+                tuple(picked),
+                tuple((n + 1 + i, picked[i]) for i in range(dealt)),
                 len(self.clouds) if cloud else None,
-                tuple(cards[RAYS - n :]) if cloud else (),
+                tuple(picked[RAYS - n :]) if cloud else (),
             )
         row = self.wind_row
         assert row is not None

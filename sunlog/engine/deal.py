@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from sunlog.engine.cards import DECK_ORDER, Card
 
 __all__ = ["MAX_DEAL", "SplitMix64", "deal_deck", "shuffle", "wind_row"]
 
+_T = TypeVar("_T")
 _MASK = (1 << 64) - 1
 #: Deal numbers are 0 <= N < MAX_DEAL.
 MAX_DEAL = 1 << 64
@@ -40,8 +42,10 @@ class SplitMix64:
         self.state = (self.state + draws * _GAMMA) & _MASK
 
 
-def shuffle(items: list[Card], rng: SplitMix64) -> None:
+def shuffle(items: list[_T], rng: SplitMix64) -> None:
     """Fisher–Yates in place: for i from len-1 down to 1, swap items[i] and items[draw % (i+1)].
+
+    Any list: the deal shuffles cards, the solver the indexes of a wind row.
 
     The generator is inlined here (a deal costs 103 draws, so it is worth the repetition);
     the tests check it draws exactly what :meth:`SplitMix64.next` draws.

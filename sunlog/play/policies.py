@@ -142,7 +142,7 @@ class _Model:
 
     @classmethod
     def from_board(cls, board: Board) -> _Model:
-        m = cls.__new__(cls)
+        m = _Model.__new__(_Model)
         m.three = board.variant is Variant.SUN3
         m.has_stage2 = board.variant is not Variant.SUN2
         m.rays = [list(ray) for ray in board.rays]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
@@ -42,6 +42,12 @@ DEFAULT_MAX_NODES = 1_000_000
 ANALYZE_MAX_NODES = 200_000
 #: The rounds of the search: how far each may deviate from greedy play (``None``: freely).
 LEVELS: tuple[int | None, ...] = (0, 1, 2, None)
+
+
+def _rebuilt(value: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``__reduce__`` of a frozen dataclass: its class and its fields. Compiled by mypyc,
+    such a class cannot take its state back by assignment, as pickle and deepcopy do."""
+    return type(value), tuple(getattr(value, field.name) for field in fields(value))
 
 
 class Verdict(Enum):
@@ -71,6 +77,9 @@ class SolveResult:
     @property
     def won(self) -> bool:
         return self.verdict is Verdict.WON
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _rebuilt(self)
 
     def to_json(self, log: str | None = None) -> dict[str, Any]:
         """``{"deal", "variant", "verdict", "nodes", "seconds", "log"}``.
@@ -121,6 +130,9 @@ class Analysis:
         if self.losing_move is None:
             return True
         return self.verdicts[self.losing_move] is Verdict.LOST
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _rebuilt(self)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready summary: the fields above, moves in canonical notation."""
@@ -265,9 +277,11 @@ _RANK = bytes(c % 13 for c in range(52))
 _Step = tuple[int, ...]
 _FOUND, _PARK, _DEAL, _OPEN, _GATHER, _WIND = range(6)
 _RAY, _CLOUD, _ROW = range(3)
-_DEAL_MOVE = (_DEAL,)
+_DEAL_MOVE: _Step = (_DEAL,)
 _NO_RAYS = (b"",) * RAYS
-_WIND_MOVE = (_WIND,)
+# Typed _Step, not tuple[int]: mypyc keeps a fixed-length tuple unboxed and boxes it anew
+# at each use, so `move is _WIND_MOVE` would never hold in the compiled build.
+_WIND_MOVE: _Step = (_WIND,)
 
 
 class _State:
@@ -596,7 +610,7 @@ class _Searcher:
         if order is None:
             assert self.wind_state is not None
             order = list(range(size))
-            shuffle(order, SplitMix64(self.wind_state))  # type: ignore[arg-type]
+            shuffle(order, SplitMix64(self.wind_state))
             self.wind_orders[size] = order
         return order
 
