@@ -52,6 +52,7 @@ __all__ = [
     "position_actions",
     "read_json_games",
     "resolved_game_json",
+    "resolved_game_parts",
     "spot_json",
 ]
 
@@ -93,23 +94,33 @@ def move_to_json(gm: GameMove) -> dict[str, Any]:
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """One game as a JSON object (the items of a document's ``games``)."""
+    data = _game_head(game)
+    data["moves"] = [move_to_json(m) for m in game.moves]
+    data.update(_game_tail(game))
+    return data
+
+
+def _game_head(game: Game) -> dict[str, Any]:
+    """The members of a game's object before ``moves``."""
     variant = game.tag("Variant")
     try:
         variant_name = Variant.parse(variant).value if variant is not None else "sun"
     except ValueError:
         variant_name = None  # unknown: the Variant tag keeps what was written
-    data = {
-        "tags": [{"name": t.name, "value": t.value} for t in game.tags],
-        "variant": variant_name,
-        "comments": list(game.comments),
-        "moves": [move_to_json(m) for m in game.moves],
+    data: dict[str, Any] = {"tags": [{"name": t.name, "value": t.value} for t in game.tags]}
+    if variant_name is not None:
+        data["variant"] = variant_name
+    data["comments"] = list(game.comments)
+    return data
+
+
+def _game_tail(game: Game) -> dict[str, Any]:
+    """The members of a game's object after ``moves``."""
+    return {
         # a Result tag that is no result stays in the tags; the JSON result stays valid
         "result": game.claimed_result,
         "final_comments": list(game.final_comments),
     }
-    if variant_name is None:
-        del data["variant"]
-    return data
 
 
 _SUITS = "SHDC"
@@ -229,6 +240,88 @@ def resolved_game_json(resolved: ResolvedGame, *, shared: bool = False) -> dict[
     if resolved.start is not None:
         data["start_position"] = resolved.start
     return data
+
+
+#: ``json.dumps(value, ensure_ascii=False)``, the encoding of ``convert`` (its C encoder).
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+# The JSON texts of the text path (resolved_game_parts), made once each, by identity as
+# above: a plain move's written members (no number, annotation or comments) without the
+# closing brace, a card move's resolved members with the ", " before them, a spot's object.
+_WRITTEN_TEXTS: dict[int, tuple[Move, str]] = {}
+_PLAYED_TEXTS: dict[int, tuple[CardMoved, str]] = {}
+_SPOT_TEXTS: dict[int, tuple[Spot, str]] = {}
+
+
+def _cached(table: dict[int, tuple[Any, str]], key: Any, make: Any) -> str:
+    """The text of ``key`` in ``table``, made by ``make(key)`` when missing."""
+    entry = table.get(id(key))
+    if entry is not None and entry[0] is key:
+        return entry[1]
+    if len(table) >= _CACHE_MAX:
+        table.clear()
+    text: str = make(key)
+    table[id(key)] = (key, text)
+    return text
+
+
+def _written_text(gm: GameMove) -> str:
+    """A move's written members as JSON, without the closing brace."""
+    if gm.number is None and gm.annotation is None and not gm.comments:
+        entry = _WRITTEN_TEXTS.get(id(gm.move))
+        if entry is not None and entry[0] is gm.move:
+            return entry[1]
+        return _cached(_WRITTEN_TEXTS, gm.move, lambda _: _encode(move_to_json(gm))[:-1])
+    return _encode(move_to_json(gm))[:-1]
+
+
+def _spot_text(spot: Spot) -> str:
+    entry = _SPOT_TEXTS.get(id(spot))
+    if entry is not None and entry[0] is spot:
+        return entry[1]
+    return _cached(_SPOT_TEXTS, spot, lambda s: _encode(_spot_object(s)))
+
+
+def _card_played_text(played: CardMoved) -> str:
+    return (
+        f', "canonical": {_encode(_text(played.canonical))}, "played": "{played.card}", '
+        f'"from": {_spot_text(played.source)}, "to": {_spot_text(played.target)}'
+    )
+
+
+def _played_text(played: Played) -> str:
+    """A move's resolved members as JSON, with the ``", "`` before them."""
+    if isinstance(played, CardMoved):
+        entry = _PLAYED_TEXTS.get(id(played))
+        if entry is not None and entry[0] is played:
+            return entry[1]
+        return _cached(_PLAYED_TEXTS, played, _card_played_text)
+    return ", " + _encode(played_json(played))[1:-1]
+
+
+def resolved_game_parts(
+    resolved: ResolvedGame,
+) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """:func:`resolved_game_json`'s object in three parts, to be written out at once: the
+    members before ``moves``, the JSON text of each move (what ``json.dumps(move,
+    ensure_ascii=False)`` gives for each object of ``moves``) and the members after it.
+
+    The texts are made from pieces kept by identity (each spot's object, each move's
+    written and resolved members), so a log's repeated moves cost little."""
+    game = resolved.game
+    texts = [_written_text(gm) for gm in game.moves]
+    for i, played in enumerate(resolved.moves):
+        texts[i] += _played_text(played)
+    for index, status in resolved.changes:
+        texts[index] += f', "status": "{status.value}"'
+    if resolved.positions is not None:
+        for i, position in enumerate(resolved.positions):
+            texts[i] += ', "position": ' + _encode(position)
+    tail = _game_tail(game)
+    tail["valid"] = resolved.valid
+    tail["error"] = None if resolved.error is None else resolved.error.to_json()
+    if resolved.start is not None:
+        tail["start_position"] = resolved.start
+    return _game_head(game), [text + "}" for text in texts], tail
 
 
 def position_actions(board: Board) -> dict[str, Any]:
