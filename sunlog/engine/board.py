@@ -649,10 +649,10 @@ class Board:
     def _card_played(self, move: Move, src: list[Card], pos: int, dst: list[Card]) -> Played:
         """:meth:`last_played` of a card move. The canonical form is worked out on the
         position before the move: the card is put back for a moment, unless it was its
-        ray's outer card, which needs no looking (the commonest case, kept cheap)."""
+        ray's outer card, which needs no looking (the commonest case, kept cheap: enum
+        members as module constants, the move unpacked once)."""
         place, index = self._source_of(move, src)
         card = dst[-1]
-        source = self._spot(place, index, pos, src, 1)
         suit = card // 13
         found = self.foundations
         target: Spot
@@ -660,63 +660,73 @@ class Board:
             dst_index = suit if found[suit] is dst else suit + 4
             if self._two_piles:
                 pile = 1 if dst_index < 4 else 2
-                target_enum = Target.ACES1 if pile == 1 else Target.ACES2
+                target_enum = _T_ACES1 if pile == 1 else _T_ACES2
                 target = _ACES_SPOTS[suit][pile]
             elif dst_index < 4:
-                target_enum, target = Target.ACES, _ACES_SPOTS[suit][1]
+                target_enum, target = _T_ACES, _ACES_SPOTS[suit][1]
             else:
-                target_enum, target = Target.KINGS, _KINGS_SPOTS[suit]
+                target_enum, target = _T_KINGS, _KINGS_SPOTS[suit]
         else:
-            target_enum, dst_index = Target.RAY, self._dst_index(Target.RAY, dst)
+            target_enum, dst_index = _T_RAY, self._dst_index(_T_RAY, dst)
             target = _ray_spot(dst_index, None, False)
-        if place is Place.RAY and pos == len(src):  # the outer card: no position needed
-            canonical = self._outer_canonical(move, index, card, target_enum, dst_index)
+        if place is _P_RAY:
+            depth = len(src) + 1 - pos
+            source: Spot = _ray_spot(index, depth, index == self.open_ray)
+            if depth == 1:  # the outer card: no position needed
+                canonical = self._outer_canonical(move, index, card, target_enum, dst_index)
+                if canonical is move:
+                    return _card_moved(move, card, source, target)
+                return CardMoved(canonical, card, source, target)
         else:
-            src.insert(pos, dst.pop())
-            try:
-                canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
-            finally:
-                dst.append(src.pop(pos))
-        if canonical is not move:
-            return CardMoved(canonical, card, source, target)
-        return _card_moved(move, card, source, target)
+            source = self._spot(place, index, pos, src, 1)
+        src.insert(pos, dst.pop())
+        try:
+            canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
+        finally:
+            dst.append(src.pop(pos))
+        if canonical == move:  # written canonically: the move's own value, made once
+            return _card_moved(move, card, source, target)
+        return CardMoved(canonical, card, source, target)
 
     def _outer_canonical(self, move: Move, ray: int, card: Card, target: Target, dst: int) -> Move:
         """The canonical form of a move that took ray ``ray``'s outer card: ``move``
         itself when it is written so (most are: no new value then), else as
         :meth:`_canonical` makes it."""
-        first_takes_it = target is Target.ACES2 and _fits_aces(self.foundations[dst - 4], card)
-        if target is Target.ACES1 or (target is Target.ACES2 and not first_takes_it):
-            target = Target.ACES  # A2 is written only where the first pile would take it too
-        target_ray = dst if target is Target.RAY else None
+        if target is _T_ACES1:
+            target = _T_ACES  # A2 is written only where the first pile would take it too
+        elif target is _T_ACES2 and not _fits_aces(self.foundations[dst - 4], card):
+            target = _T_ACES
+        target_ray = dst if target is _T_RAY else None
+        _, n, written, source, depth, _, written_target, written_ray, _ = move
         if (
-            move.index == ray
-            and move.card == card
-            and move.source is Place.RAY
-            and move.depth is None
-            and move.target is target
-            and move.target_ray == target_ray
+            n == ray
+            and written == card
+            and source is _P_RAY
+            and depth is None
+            and written_target is target
+            and written_ray == target_ray
         ):
             return move
-        return Move(MoveKind.CARD, ray, card, Place.RAY, None, None, target, target_ray)
+        return Move(_K_CARD, ray, card, _P_RAY, None, None, target, target_ray)
 
     def _source_of(self, move: Move, pile: list[Card]) -> tuple[Place, int]:
         """The place and index of the pile a card move took its card from: where the move
         names it, checked by identity, else found by :meth:`_locate`."""
-        n = move.index
-        if move.source is Place.RAY and n is not None and 0 < n <= RAYS:
-            if self.rays[n - 1] is pile:
-                return Place.RAY, n
-        elif move.source is Place.CLOUD and n is not None and 0 < n <= len(self.clouds):
-            if self.clouds[n - 1] is pile:
-                return Place.CLOUD, n
-        elif move.source is Place.WIND and pile is self.wind_row:
-            return Place.WIND, 0
-        elif move.source is Place.ACES or move.source is Place.KINGS:
-            base = 0 if move.source is Place.ACES else 4
+        _, n, _, source, _, _, _, _, _ = move
+        if source is _P_RAY:
+            if n is not None and 0 < n <= RAYS and self.rays[n - 1] is pile:
+                return _P_RAY, n
+        elif source is _P_CLOUD:
+            if n is not None and 0 < n <= len(self.clouds) and self.clouds[n - 1] is pile:
+                return _P_CLOUD, n
+        elif source is _P_WIND:
+            if pile is self.wind_row:
+                return _P_WIND, 0
+        elif source is _P_ACES or source is _P_KINGS:
+            base = 0 if source is _P_ACES else 4
             for i in range(base, base + 4):
                 if self.foundations[i] is pile:
-                    return move.source, i
+                    return source, i
         return self._locate(pile)
 
     def _locate(self, pile: list[Card]) -> tuple[Place, int]:
