@@ -288,13 +288,23 @@ def _card_played_text(played: CardMoved) -> str:
     )
 
 
+def _card_list(cards: tuple[Card, ...]) -> str:
+    """A list of card names as JSON (the names need no escaping)."""
+    return '["' + '", "'.join(map(str, cards)) + '"]' if cards else "[]"
+
+
 def _played_text(played: Played) -> str:
     """A move's resolved members as JSON, with the ``", "`` before them."""
-    if isinstance(played, CardMoved):
+    if type(played) is CardMoved:
         entry = _PLAYED_TEXTS.get(id(played))
         if entry is not None and entry[0] is played:
             return entry[1]
         return _cached(_PLAYED_TEXTS, played, _card_played_text)
+    canonical = _encode(str(played.canonical))  # a stage action's: made anew each game
+    if type(played) is Dealt:
+        return f', "canonical": {canonical}, "dealt": {_card_list(played.cards)}'
+    if type(played) is WindBlown:
+        return f', "canonical": {canonical}, "row": {_card_list(played.row)}'
     return ", " + _encode(played_json(played))[1:-1]
 
 
@@ -308,9 +318,10 @@ def resolved_game_parts(
     The texts are made from pieces kept by identity (each spot's object, each move's
     written and resolved members), so a log's repeated moves cost little."""
     game = resolved.game
-    texts = [_written_text(gm) for gm in game.moves]
-    for i, played in enumerate(resolved.moves):
-        texts[i] += _played_text(played)
+    moves = game.moves
+    played = resolved.moves  # the moves before a fault, if any
+    texts = [_written_text(gm) + _played_text(p) for gm, p in zip(moves, played, strict=False)]
+    texts += [_written_text(gm) for gm in moves[len(texts) :]]  # after a fault: as written
     for index, status in resolved.changes:
         texts[index] += f', "status": "{status.value}"'
     if resolved.positions is not None:
