@@ -89,6 +89,7 @@ _CARD, _DEAL, _OPEN, _GATHER, _WIND = range(5)
 # Enum members as module constants for the hot paths (an enum attribute costs some
 # 0.2 µs a lookup in Python 3.11).
 _E_LEFT = End.LEFT
+_E_RIGHT = End.RIGHT
 _K_CARD = MoveKind.CARD
 _K_DEAL = MoveKind.DEAL
 _K_GATHER = MoveKind.GATHER
@@ -315,28 +316,28 @@ class Board:
         """The canonical move for a legal (reading, target): SPEC 5.2's writer rules."""
         place, index, pos, card = reading
         depth = end = None
-        if place is Place.RAY:
+        if place is _P_RAY:
             ray = self.rays[index - 1]
             if card in ray[pos + 1 :]:
                 outermost = len(ray) - 1 - ray[::-1].index(card)
                 if any(c != card for c in ray[pos:outermost]):  # else: same result
                     depth = len(ray) - pos
-        elif place is Place.CLOUD or place is Place.WIND:
-            row = self.clouds[index - 1] if place is Place.CLOUD else self.wind_row
+        elif place is _P_CLOUD or place is _P_WIND:
+            row = self.clouds[index - 1] if place is _P_CLOUD else self.wind_row
             assert row is not None
             if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
-                end = End.LEFT if pos == 0 else End.RIGHT
+                end = _E_LEFT if pos == 0 else _E_RIGHT
         else:
             index = None  # type: ignore[assignment]
         target_ray = None
-        if target is Target.RAY:
+        if target is _T_RAY:
             target_ray, dst = dst, -1
-        elif target is Target.ACES1 or (
-            target is Target.ACES2 and not _fits_aces(self.foundations[dst - 4], card)
+        elif target is _T_ACES1 or (
+            target is _T_ACES2 and not _fits_aces(self.foundations[dst - 4], card)
         ):
-            target = Target.ACES  # A2 is written only where the first pile would take it too
-        src_index = index if place in (Place.RAY, Place.CLOUD) else None
-        return Move(MoveKind.CARD, src_index, card, place, depth, end, target, target_ray)
+            target = _T_ACES  # A2 is written only where the first pile would take it too
+        src_index = index if place is _P_RAY or place is _P_CLOUD else None
+        return Move(_K_CARD, src_index, card, place, depth, end, target, target_ray)
 
     # ---------------------------------------------------------------- pushing
 
@@ -745,17 +746,17 @@ class Board:
     def _spot(self, place: Place, index: int, pos: int, pile: list[Card], taken: int = 0) -> Spot:
         """The spot of the card at ``pos`` of a pile, as the position stands, or as it stood
         before ``taken`` (0 or 1) cards were taken from it."""
-        if place is Place.RAY:
+        if place is _P_RAY:
             return _ray_spot(index, len(pile) + taken - pos, index == self.open_ray)
-        if place is Place.CLOUD:
+        if place is _P_CLOUD:
             key = (index, pos == 0)
             spot = _CLOUD_SPOTS.get(key)
             if spot is None:
-                spot = _CLOUD_SPOTS[key] = CloudSpot(index, End.LEFT if pos == 0 else End.RIGHT)
+                spot = _CLOUD_SPOTS[key] = CloudSpot(index, _E_LEFT if pos == 0 else _E_RIGHT)
             return spot
-        if place is Place.WIND:
+        if place is _P_WIND:
             return _WIND_SPOTS[pos == 0]
-        if place is Place.ACES:
+        if place is _P_ACES:
             return _ACES_SPOTS[index % 4][1 if index < 4 else 2]
         return _KINGS_SPOTS[index % 4]
 
@@ -997,9 +998,9 @@ class Board:
 
     def _dst_index(self, target: Target, dst: list[Card]) -> int:
         """The ray number or foundation index of a destination pile (found by identity)."""
-        piles = self.rays if target is Target.RAY else self.foundations
+        piles = self.rays if target is _T_RAY else self.foundations
         index = next(i for i, pile in enumerate(piles) if pile is dst)
-        return index + 1 if target is Target.RAY else index
+        return index + 1 if target is _T_RAY else index
 
     def _resolve_card(self, move: Move) -> tuple[_Reading, Target, list[Card]]:
         """Find the one reading of a card move, or explain why there is none or several."""

@@ -320,19 +320,24 @@ def resolved_game_parts(
     game = resolved.game
     moves = game.moves
     played = resolved.moves  # the moves before a fault, if any
-    texts = [_written_text(gm) + _played_text(p) for gm, p in zip(moves, played, strict=False)]
-    texts += [_written_text(gm) for gm in moves[len(texts) :]]  # after a fault: as written
-    for index, status in resolved.changes:
-        texts[index] += f', "status": "{status.value}"'
-    if resolved.positions is not None:
-        for i, position in enumerate(resolved.positions):
+    changes, positions = resolved.changes, resolved.positions
+    end = "" if changes or positions is not None else "}"  # else closed below
+    texts = [
+        _written_text(gm) + _played_text(p) + end for gm, p in zip(moves, played, strict=False)
+    ]
+    if not end:
+        for index, status in changes:
+            texts[index] += f', "status": "{status.value}"'
+        for i, position in enumerate(positions or ()):
             texts[i] += ', "position": ' + _encode(position)
+        texts = [text + "}" for text in texts]
+    texts += [_written_text(gm) + "}" for gm in moves[len(texts) :]]  # after a fault
     tail = _game_tail(game)
     tail["valid"] = resolved.valid
     tail["error"] = None if resolved.error is None else resolved.error.to_json()
     if resolved.start is not None:
         tail["start_position"] = resolved.start
-    return _game_head(game), [text + "}" for text in texts], tail
+    return _game_head(game), texts, tail
 
 
 def position_actions(board: Board) -> dict[str, Any]:
