@@ -18,6 +18,18 @@ from typer.testing import CliRunner
 from sunlog import cli
 from sunlog.cli import reports
 from sunlog.cli.convert import Format, Mode, game_json_text
+from sunlog.engine.played import (
+    AcesSpot,
+    CardMoved,
+    CloudSpot,
+    Dealt,
+    Gathered,
+    KingsSpot,
+    Opened,
+    RaySpot,
+    WindBlown,
+    WindSpot,
+)
 from sunlog.notation import parse_games
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game
@@ -25,6 +37,7 @@ from sunlog.notation.jsonio import FORMAT, resolved_game_json, resolved_game_par
 from sunlog.notation.resolve import resolve
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SPOTS = (RaySpot, CloudSpot, WindSpot, AcesSpot, KingsSpot)
 
 
 def _games(seed: int) -> list[Game]:
@@ -73,6 +86,12 @@ def test_the_games_are_valid_and_invalid_of_every_variant_and_kind() -> None:
     assert any(g.tag("Deal") is None for g in GAMES)  # physical games
     assert any(r.changes for r in resolved)  # a status changed somewhere
     assert any(not g.moves for g in GAMES)
+    played = [p for r in resolved for p in r.moves]
+    kinds = {type(p) for p in played}
+    assert kinds == {CardMoved, Dealt, Opened, Gathered, WindBlown}
+    assert {p.cloud is None for p in played if isinstance(p, Gathered)} == {True, False}
+    assert {type(p.source) for p in played if isinstance(p, CardMoved)} == set(SPOTS)
+    assert any(gm.number is not None or gm.comments for g in GAMES for gm in g.moves)
 
 
 @pytest.mark.parametrize("jsonl", [True, False], ids=["jsonl", "document"])

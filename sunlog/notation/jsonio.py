@@ -30,6 +30,7 @@ from sunlog.engine.played import (
     Dealt,
     Gathered,
     KingsSpot,
+    Opened,
     Played,
     RaySpot,
     Spot,
@@ -264,13 +265,28 @@ def _cached(table: dict[int, tuple[Any, str]], key: Any, make: Any) -> str:
     return text
 
 
+# A plain stage action's written members, by its kind's value, ray and cards: a reader
+# makes each card move token's value once, but a stage action anew each time.
+_CARD_KIND = MoveKind.CARD
+_STAGE_TEXTS: dict[tuple[str, int | None, tuple[Card, ...] | None], str] = {}
+
+
 def _written_text(gm: GameMove) -> str:
     """A move's written members as JSON, without the closing brace."""
     if gm.number is None and gm.annotation is None and not gm.comments:
-        entry = _WRITTEN_TEXTS.get(id(gm.move))
-        if entry is not None and entry[0] is gm.move:
+        move = gm.move
+        entry = _WRITTEN_TEXTS.get(id(move))
+        if entry is not None and entry[0] is move:
             return entry[1]
-        return _cached(_WRITTEN_TEXTS, gm.move, lambda _: _encode(move_to_json(gm))[:-1])
+        if move.kind is not _CARD_KIND:
+            key = (move.kind._value_, move.index, move.cards)
+            text = _STAGE_TEXTS.get(key)
+            if text is None:
+                if len(_STAGE_TEXTS) >= _CACHE_MAX:
+                    _STAGE_TEXTS.clear()
+                text = _STAGE_TEXTS[key] = _encode(move_to_json(gm))[:-1]
+            return text
+        return _cached(_WRITTEN_TEXTS, move, lambda _: _encode(move_to_json(gm))[:-1])
     return _encode(move_to_json(gm))[:-1]
 
 
@@ -305,6 +321,19 @@ def _played_text(played: Played) -> str:
         return f', "canonical": {canonical}, "dealt": {_card_list(played.cards)}'
     if type(played) is WindBlown:
         return f', "canonical": {canonical}, "row": {_card_list(played.row)}'
+    if type(played) is Gathered:
+        dealt = ", ".join(f'{{"ray": {ray}, "card": "{card}"}}' for ray, card in played.dealt)
+        cloud = (
+            "null"
+            if played.cloud is None
+            else f'{{"cloud": {played.cloud}, "cards": {_card_list(played.cloud_cards)}}}'
+        )
+        return (
+            f', "canonical": {canonical}, "gathered": {_card_list(played.cards)}, '
+            f'"dealt_to": [{dealt}], "new_cloud": {cloud}'
+        )
+    if type(played) is Opened:
+        return f', "canonical": {canonical}'  # its canonical form says it all
     return ", " + _encode(played_json(played))[1:-1]
 
 
