@@ -9,7 +9,8 @@ comments at the start and after the result, and the result.
 gather's ``gathered``/``dealt_to``/``new_cloud``, the wind's ``row``, a ``status`` that
 changed, and on request the ``position`` after it) and the game's ``valid`` and ``error``.
 Those fields are output only: the reader ignores them, the written fields being the
-game (docs/json.md).
+game (docs/json.md). :func:`resolved_game_parts` gives the same object with each move
+already as JSON text, which ``convert`` writes out without encoding the moves again.
 """
 
 from __future__ import annotations
