@@ -266,10 +266,10 @@ def _cached(table: dict[int, tuple[Any, str]], key: Any, make: Any) -> str:
     return text
 
 
-# A plain stage action's written members, by its kind's value, ray and cards: a reader
-# makes each card move token's value once, but a stage action anew each time.
+# A plain stage action's written members (``deal``, ``open 3``), by its kind's value and
+# ray: a reader makes each card move token's value once, but a stage action anew each time.
 _CARD_KIND = MoveKind.CARD
-_STAGE_TEXTS: dict[tuple[str, int | None, tuple[Card, ...] | None], str] = {}
+_STAGE_TEXTS: dict[tuple[str, int | None], str] = {}
 
 
 def _written_text(gm: GameMove) -> str:
@@ -280,7 +280,9 @@ def _written_text(gm: GameMove) -> str:
         if entry is not None and entry[0] is move:
             return entry[1]
         if move.kind is not _CARD_KIND:
-            key = (move.kind._value_, move.index, move.cards)
+            if move.cards is not None:  # a deal or wind naming its cards: one of a kind
+                return _encode(move_to_json(gm))[:-1]
+            key = (move.kind._value_, move.index)
             text = _STAGE_TEXTS.get(key)
             if text is None:
                 if len(_STAGE_TEXTS) >= _CACHE_MAX:
