@@ -242,15 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{rates(replayed, n, size_mb, seconds, cpu)}; invalid games: {invalid}"
     )
 
-    limit = min(games, CONVERT_GAMES_SHORT if args.short else CONVERT_GAMES)
-    c = convert_costs(path, limit)
-    print(
-        f"convert, {int(c['games'])} games, {int(c['moves'])} moves, CPU µs a move "
-        f"(reading alone {c['read']:.2f}): JSON as written (--no-check) {c['written']:.2f}; "
-        f"resolved (the default) {c['resolved']:.2f}: {c['resolved'] / c['written']:.2f}x; "
-        f"with --positions {c['positions']:.1f}"
-    )
-
+    # memory first: a child's ru_maxrss starts from what its parent held when it forked
     small = max(1, games // 10)
     rows = [peak_memory(path, small), peak_memory(path, games)]
     for row in rows:
@@ -261,6 +253,16 @@ def main(argv: list[str] | None = None) -> int:
         )
     ratio = rows[1]["after_kb"] / rows[0]["after_kb"]
     print(f"peak memory ratio, {games} vs {small} games: {ratio:.2f} (1.00 = no growth)")
+
+    limit = min(games, CONVERT_GAMES_SHORT if args.short else CONVERT_GAMES)
+    c = convert_costs(path, limit)
+    print(
+        f"convert, {int(c['games'])} games, {int(c['moves'])} moves, CPU µs a move "
+        f"(reading alone {c['read']:.2f}): JSON as written (--no-check) {c['written']:.2f}; "
+        f"resolved (the default) {c['resolved']:.2f}: {c['resolved'] / c['written']:.2f}x; "
+        f"with --positions {c['positions']:.1f}"
+    )
+
     if invalid:
         print(f"error: {invalid} generated games did not replay", file=sys.stderr)
         return 1
