@@ -161,36 +161,32 @@ def peak_memory(path: Path, limit: int) -> dict[str, float]:
 
 def convert_costs(path: Path, limit: int) -> dict[str, float]:
     """CPU µs a move of ``convert``'s work on the first ``limit`` games, streamed one game
-    at a time as ``convert`` does (reading, JSON, JSON Lines text), best of three: the JSON
+    at a time as ``convert`` does (reading, JSON, JSON Lines text), best of three rounds
+    taken in turns: the JSON
     as written (``--no-check``), the resolved JSON (the default), and with ``--positions``
     (on the first 50 games); and reading alone."""
-    from sunlog.cli.reports import dumps
-    from sunlog.notation.jsonio import game_to_json, resolved_game_json
-    from sunlog.notation.resolve import resolve
+    from sunlog.cli.convert import Format, Mode, game_json_text
 
-    def best(work: Callable[[], object]) -> float:
-        times = []
-        for _ in range(3):
+    def lines(limit: int, *, check: bool, positions: bool = False) -> list[int]:
+        """The JSON Lines text of each game, as ``convert --jsonl`` makes it."""
+        mode = Mode(Format.json, jsonl=True, check=check, positions=positions)
+        return [len(game_json_text(g, mode)[0]) for g in stream(path, limit)]
+
+    works: dict[str, Callable[[], object]] = {
+        "read": lambda: sum(1 for _ in stream(path, limit)),
+        "written": lambda: lines(limit, check=False),
+        "resolved": lambda: lines(limit, check=True),
+        "positions": lambda: lines(50, check=True, positions=True),
+    }
+    best = dict.fromkeys(works, float("inf"))
+    for _ in range(3):  # in turns, so that a busy minute weighs on all of them alike
+        for name, work in works.items():
             cpu = time.process_time()
             work()
-            times.append(time.process_time() - cpu)
-        return min(times)
-
+            best[name] = min(best[name], time.process_time() - cpu)
     moves = sum(len(g.moves) for g in stream(path, limit))
     position_moves = sum(len(g.moves) for g in stream(path, 50))
-    read = best(lambda: sum(1 for _ in stream(path, limit)))
-    written = best(lambda: [len(dumps(game_to_json(g))) for g in stream(path, limit)])
-    resolved = best(
-        lambda: [
-            len(dumps(resolved_game_json(resolve(g), shared=True))) for g in stream(path, limit)
-        ]
-    )
-    positions = best(
-        lambda: [
-            len(dumps(resolved_game_json(resolve(g, positions=True), shared=True)))
-            for g in stream(path, 50)
-        ]
-    )
+    read, written, resolved, positions = (best[name] for name in works)
     return {
         "games": limit,
         "moves": moves,
@@ -246,15 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{rates(replayed, n, size_mb, seconds, cpu)}; invalid games: {invalid}"
     )
 
-    limit = min(games, CONVERT_GAMES_SHORT if args.short else CONVERT_GAMES)
-    c = convert_costs(path, limit)
-    print(
-        f"convert, {int(c['games'])} games, {int(c['moves'])} moves, CPU µs a move "
-        f"(reading alone {c['read']:.2f}): JSON as written (--no-check) {c['written']:.2f}; "
-        f"resolved (the default) {c['resolved']:.2f}: {c['resolved'] / c['written']:.2f}x; "
-        f"with --positions {c['positions']:.1f}"
-    )
-
+    # memory first: a child's ru_maxrss starts from what its parent held when it forked
     small = max(1, games // 10)
     rows = [peak_memory(path, small), peak_memory(path, games)]
     for row in rows:
@@ -265,6 +253,16 @@ def main(argv: list[str] | None = None) -> int:
         )
     ratio = rows[1]["after_kb"] / rows[0]["after_kb"]
     print(f"peak memory ratio, {games} vs {small} games: {ratio:.2f} (1.00 = no growth)")
+
+    limit = min(games, CONVERT_GAMES_SHORT if args.short else CONVERT_GAMES)
+    c = convert_costs(path, limit)
+    print(
+        f"convert, {int(c['games'])} games, {int(c['moves'])} moves, CPU µs a move "
+        f"(reading alone {c['read']:.2f}): JSON as written (--no-check) {c['written']:.2f}; "
+        f"resolved (the default) {c['resolved']:.2f}: {c['resolved'] / c['written']:.2f}x; "
+        f"with --positions {c['positions']:.1f}"
+    )
+
     if invalid:
         print(f"error: {invalid} generated games did not replay", file=sys.stderr)
         return 1

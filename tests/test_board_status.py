@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from enginekit import board_from_deals, cards, deal_all, down, legal_texts, named_wind, play, up
 from enginekit import sunset as sunset_board
+from notationkit import random_playout
 
-from sunlog.engine.board import Board, Status
+from sunlog.engine.board import Board, Stage, Status
+from sunlog.engine.cards import Card
 from sunlog.engine.errors import IllegalMoveError
 from sunlog.engine.moves import Move
 
@@ -209,3 +213,42 @@ def test_sun_3_digging_from_the_right_end_counts_too() -> None:
     row = row[1:] + row[:1]  # the ace moves to index 13
     play(board, "wind " + " ".join(map(str, reversed(row))))
     assert board.status() is Status.PLAYING
+
+
+def _can_progress_as_written(board: Board) -> bool:
+    """SPEC 3.7's test card by card, as the engine wrote it before it looked the cards
+    up in a set: each playable card against the two piles of its suit."""
+    row = board.wind_row or []
+    found = board.foundations
+    ends = [ray[-1] for ray in board.rays if ray]
+    ends += [c for cloud in board.clouds if cloud for c in (cloud[0], cloud[-1])]
+
+    def fits_aces(pile: list[Card], card: int) -> bool:
+        return pile[-1] + 1 == card if pile else card % 13 == 0
+
+    if board.variant.value == "sun-3":
+        free = sum(1 for ray in board.rays if not ray)
+        ends += row[: free + 1] + row[max(0, len(row) - free - 1) :]
+        return any(fits_aces(found[c // 13], c) or fits_aces(found[c // 13 + 4], c) for c in ends)
+    ends += (row[0], row[-1]) if row else ()
+    for card in ends:
+        aces, kings = found[card // 13], found[card // 13 + 4]
+        if aces and kings and kings[-1] == aces[-1] + 1:
+            return True
+        if fits_aces(aces, card) or (kings[-1] - 1 == card if kings else card % 13 == 12):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+def test_the_status_after_the_wind_is_the_rule_card_by_card(variant: str) -> None:
+    rng = random.Random(37)
+    seen = {Status.PLAYING: 0, Status.LOST: 0}
+    for _ in range(60):
+        board = Board(variant, deal=rng.randrange(2**64))
+        for _move in random_playout(board, rng, max_moves=600):  # each pushed already
+            if board.stage is Stage.WIND and not board.is_won():
+                expected = Status.PLAYING if _can_progress_as_written(board) else Status.LOST
+                assert board.status() is expected
+                seen[expected] += 1
+    assert min(seen.values()) > 20

@@ -13,7 +13,7 @@ import typer
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
-    pass
+    from sunlog.notation.game import Game
 from sunlog.cli import inputs, outputs, reports
 from sunlog.cli.common import INVALID, OK, USAGE, PathArg, app, err, guarded, invalid, with_path
 from sunlog.cli.inputs import STDIN, CliError
@@ -77,7 +77,7 @@ def convert(
     with tempfile.SpooledTemporaryFile(
         max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline=""
     ) as spool:
-        mode = _Mode(target, jsonl, check=not no_check, positions=positions)
+        mode = Mode(target, jsonl, check=not no_check, positions=positions)
         faults, rule_faults = with_path(path, lambda: _convert_into(spool, path, stdin, mode))
         if faults:
             raise invalid("\n".join(faults))
@@ -95,7 +95,7 @@ def convert(
 
 
 @dataclass(frozen=True)
-class _Mode:
+class Mode:
     """What ``convert`` writes: the target format, JSON Lines or not, whether each game is
     replayed and resolved (``check``), with the positions after every move or not."""
 
@@ -109,12 +109,11 @@ class _Mode:
 SPOOL_BYTES = 16 * 1024 * 1024
 
 
-def _convert_into(out: IO[str], path: str, stdin: str | None, mode: _Mode) -> tuple[list[str], int]:
+def _convert_into(out: IO[str], path: str, stdin: str | None, mode: Mode) -> tuple[list[str], int]:
     """Write each game of ``path`` converted to ``out``; return the reports of the games
     that could not be read (then what was written is to be thrown away) and the number of
     games that read well but are invalid (converted, reported on stderr as ``check`` does)."""
-    from sunlog.notation.jsonio import FORMAT, game_to_json, resolved_game_json
-    from sunlog.notation.resolve import resolve
+    from sunlog.notation.jsonio import FORMAT
     from sunlog.notation.writer import write_game
 
     faults: list[str] = []
@@ -137,23 +136,39 @@ def _convert_into(out: IO[str], path: str, stdin: str | None, mode: _Mode) -> tu
             out.write(("" if first else "\n") + write_game(game))
             first = False
             continue
-        if mode.check:
-            resolved = resolve(game, positions=mode.positions)
-            data = resolved_game_json(resolved, shared=True)  # written out at once
-            if resolved.error is not None:
-                invalid_games += 1
-                err(_rule_report(resolved.error, game.index, path, stdin))
-        else:
-            data = game_to_json(game)
-        if jsonl:
-            out.write(reports.dumps(data) + "\n")
-        else:  # the document's layout, as dumps_pretty writes it, one game at a time
-            text = reports.dumps_pretty(data, "    ", leaf=reports.one_line)
-            out.write(("" if first else ",\n") + "    " + text)
+        text, error = game_json_text(game, mode)
+        if error is not None:
+            invalid_games += 1
+            err(_rule_report(error, game.index, path, stdin))
+        out.write(text + "\n" if jsonl else ("" if first else ",\n") + "    " + text)
         first = False
     if document:
         out.write("\n  ]\n}\n")
     return faults, invalid_games
+
+
+def game_json_text(game: Game, mode: Mode) -> tuple[str, LogError | None]:
+    """One game as ``convert`` writes it in JSON (a line of JSON Lines, or the game's
+    object in the document's layout, indented for its place), and its rule error if it
+    is invalid (``mode.check``: resolved; else as written)."""
+    from sunlog.notation.jsonio import game_to_json, resolved_game_json, resolved_game_parts
+    from sunlog.notation.resolve import resolve
+
+    indent = None if mode.jsonl else "    "
+    error = None
+    if not mode.check:
+        data = game_to_json(game)
+    else:
+        resolved = resolve(game, positions=mode.positions)
+        error = resolved.error
+        if not mode.positions or indent is None:  # every move on one line: the text path
+            head, moves, tail = resolved_game_parts(resolved)
+            return reports.dumps_parts(head, moves, tail, indent), error
+        data = resolved_game_json(resolved, shared=True)  # written out at once
+    if indent is None:
+        return reports.dumps(data), error
+    # the document's layout, as dumps_pretty writes it, one game at a time
+    return reports.dumps_pretty(data, indent, leaf=reports.one_line), error
 
 
 def _rule_report(error: LogError, game: int, path: str, stdin: str | None) -> str:

@@ -388,6 +388,27 @@ def dumps_pretty(obj: Any, indent: str = "", leaf: Callable[[Any], bool] | None 
     return "[\n" + ",\n".join(items) + f"\n{indent}]"
 
 
+def dumps_parts(
+    head: dict[str, Any], items: list[str], tail: dict[str, Any], indent: str | None = None
+) -> str:
+    """An object whose ``moves`` member is a list given as the JSON texts of its items
+    (``items``, each one line), between the members ``head`` and ``tail``: what
+    :func:`dumps` gives for the whole object, or with ``indent`` what
+    :func:`dumps_pretty` with :func:`one_line` gives (each item one line). Neither ``head``
+    nor ``tail`` is empty."""
+    if indent is None:
+        return f'{dumps(head)[:-1]}, "moves": [{", ".join(items)}], {dumps(tail)[1:]}'
+    if not items:  # then the whole object may be a leaf, on one line: let dumps_pretty say
+        whole = {**head, "moves": [], **tail}
+        return dumps_pretty(whole, indent, one_line)
+    inner = indent + "  "
+    lines = [f"{inner}{dumps(k)}: {dumps_pretty(v, inner, one_line)}" for k, v in head.items()]
+    sep = ",\n" + inner + "  "
+    lines.append(f'{inner}"moves": [\n{inner}  {sep.join(items)}\n{inner}]')
+    lines += [f"{inner}{dumps(k)}: {dumps_pretty(v, inner, one_line)}" for k, v in tail.items()]
+    return "{\n" + ",\n".join(lines) + f"\n{indent}}}"
+
+
 def one_line(obj: Any) -> bool:
     """A leaf, or a resolved move or playable card (its places inside) without a position:
     one line each, so that a converted game still reads as one move a line."""

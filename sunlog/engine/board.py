@@ -89,6 +89,7 @@ _CARD, _DEAL, _OPEN, _GATHER, _WIND = range(5)
 # Enum members as module constants for the hot paths (an enum attribute costs some
 # 0.2 µs a lookup in Python 3.11).
 _E_LEFT = End.LEFT
+_E_RIGHT = End.RIGHT
 _K_CARD = MoveKind.CARD
 _K_DEAL = MoveKind.DEAL
 _K_GATHER = MoveKind.GATHER
@@ -323,26 +324,26 @@ class Board:
         """The canonical move for a legal (reading, target): SPEC 5.2's writer rules."""
         place, index, pos, card = reading
         depth = end = None
-        if place is Place.RAY:
+        if place is _P_RAY:
             ray = self.rays[index - 1]
             if card in ray[pos + 1 :]:
                 outermost = len(ray) - 1 - ray[::-1].index(card)
                 if any(c != card for c in ray[pos:outermost]):  # else: same result
                     depth = len(ray) - pos
-        elif place is Place.CLOUD or place is Place.WIND:
-            row = self.clouds[index - 1] if place is Place.CLOUD else self.wind_row
+        elif place is _P_CLOUD or place is _P_WIND:
+            row = self.clouds[index - 1] if place is _P_CLOUD else self.wind_row
             assert row is not None
             if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
-                end = End.LEFT if pos == 0 else End.RIGHT
+                end = _E_LEFT if pos == 0 else _E_RIGHT
         target_ray = None
-        if target is Target.RAY:
+        if target is _T_RAY:
             target_ray, dst = dst, -1
-        elif target is Target.ACES1 or (
-            target is Target.ACES2 and not _fits_aces(self.foundations[dst - 4], card)
+        elif target is _T_ACES1 or (
+            target is _T_ACES2 and not _fits_aces(self.foundations[dst - 4], card)
         ):
-            target = Target.ACES  # A2 is written only where the first pile would take it too
-        src_index = index if place in (Place.RAY, Place.CLOUD) else None
-        return Move(MoveKind.CARD, src_index, card, place, depth, end, target, target_ray)
+            target = _T_ACES  # A2 is written only where the first pile would take it too
+        src_index = index if place is _P_RAY or place is _P_CLOUD else None
+        return Move(_K_CARD, src_index, card, place, depth, end, target, target_ray)
 
     # ---------------------------------------------------------------- pushing
 
@@ -657,10 +658,10 @@ class Board:
     def _card_played(self, move: Move, src: list[Card], pos: int, dst: list[Card]) -> Played:
         """:meth:`last_played` of a card move. The canonical form is worked out on the
         position before the move: the card is put back for a moment, unless it was its
-        ray's outer card, which needs no looking (the commonest case, kept cheap)."""
+        ray's outer card, which needs no looking (the commonest case, kept cheap: enum
+        members as module constants, the move unpacked once)."""
         place, index = self._source_of(move, src)
         card = dst[-1]
-        source = self._spot(place, index, pos, src, 1)
         suit = card // 13
         found = self.foundations
         target: Spot
@@ -668,63 +669,73 @@ class Board:
             dst_index = suit if found[suit] is dst else suit + 4
             if self._two_piles:
                 pile = 1 if dst_index < 4 else 2
-                target_enum = Target.ACES1 if pile == 1 else Target.ACES2
+                target_enum = _T_ACES1 if pile == 1 else _T_ACES2
                 target = _ACES_SPOTS[suit][pile]
             elif dst_index < 4:
-                target_enum, target = Target.ACES, _ACES_SPOTS[suit][1]
+                target_enum, target = _T_ACES, _ACES_SPOTS[suit][1]
             else:
-                target_enum, target = Target.KINGS, _KINGS_SPOTS[suit]
+                target_enum, target = _T_KINGS, _KINGS_SPOTS[suit]
         else:
-            target_enum, dst_index = Target.RAY, self._dst_index(Target.RAY, dst)
+            target_enum, dst_index = _T_RAY, self._dst_index(_T_RAY, dst)
             target = _ray_spot(dst_index, None, False)
-        if place is Place.RAY and pos == len(src):  # the outer card: no position needed
-            canonical = self._outer_canonical(move, index, card, target_enum, dst_index)
+        if place is _P_RAY:
+            depth = len(src) + 1 - pos
+            source: Spot = _ray_spot(index, depth, index == self.open_ray)
+            if depth == 1:  # the outer card: no position needed
+                canonical = self._outer_canonical(move, index, card, target_enum, dst_index)
+                if canonical is move:
+                    return _card_moved(move, card, source, target)
+                return CardMoved(canonical, card, source, target)
         else:
-            src.insert(pos, dst.pop())
-            try:
-                canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
-            finally:
-                dst.append(src.pop(pos))
-        if canonical is not move:
-            return CardMoved(canonical, card, source, target)
-        return _card_moved(move, card, source, target)
+            source = self._spot(place, index, pos, src, 1)
+        src.insert(pos, dst.pop())
+        try:
+            canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
+        finally:
+            dst.append(src.pop(pos))
+        if canonical == move:  # written canonically: the move's own value, made once
+            return _card_moved(move, card, source, target)
+        return CardMoved(canonical, card, source, target)
 
     def _outer_canonical(self, move: Move, ray: int, card: Card, target: Target, dst: int) -> Move:
         """The canonical form of a move that took ray ``ray``'s outer card: ``move``
         itself when it is written so (most are: no new value then), else as
         :meth:`_canonical` makes it."""
-        first_takes_it = target is Target.ACES2 and _fits_aces(self.foundations[dst - 4], card)
-        if target is Target.ACES1 or (target is Target.ACES2 and not first_takes_it):
-            target = Target.ACES  # A2 is written only where the first pile would take it too
-        target_ray = dst if target is Target.RAY else None
+        if target is _T_ACES1:
+            target = _T_ACES  # A2 is written only where the first pile would take it too
+        elif target is _T_ACES2 and not _fits_aces(self.foundations[dst - 4], card):
+            target = _T_ACES
+        target_ray = dst if target is _T_RAY else None
+        _, n, written, source, depth, _, written_target, written_ray, _ = move
         if (
-            move.index == ray
-            and move.card == card
-            and move.source is Place.RAY
-            and move.depth is None
-            and move.target is target
-            and move.target_ray == target_ray
+            n == ray
+            and written == card
+            and source is _P_RAY
+            and depth is None
+            and written_target is target
+            and written_ray == target_ray
         ):
             return move
-        return Move(MoveKind.CARD, ray, card, Place.RAY, None, None, target, target_ray)
+        return Move(_K_CARD, ray, card, _P_RAY, None, None, target, target_ray)
 
     def _source_of(self, move: Move, pile: list[Card]) -> tuple[Place, int]:
         """The place and index of the pile a card move took its card from: where the move
         names it, checked by identity, else found by :meth:`_locate`."""
-        n = move.index
-        if move.source is Place.RAY and n is not None and 0 < n <= RAYS:
-            if self.rays[n - 1] is pile:
-                return Place.RAY, n
-        elif move.source is Place.CLOUD and n is not None and 0 < n <= len(self.clouds):
-            if self.clouds[n - 1] is pile:
-                return Place.CLOUD, n
-        elif move.source is Place.WIND and pile is self.wind_row:
-            return Place.WIND, 0
-        elif move.source is Place.ACES or move.source is Place.KINGS:
-            base = 0 if move.source is Place.ACES else 4
+        _, n, _, source, _, _, _, _, _ = move
+        if source is _P_RAY:
+            if n is not None and 0 < n <= RAYS and self.rays[n - 1] is pile:
+                return _P_RAY, n
+        elif source is _P_CLOUD:
+            if n is not None and 0 < n <= len(self.clouds) and self.clouds[n - 1] is pile:
+                return _P_CLOUD, n
+        elif source is _P_WIND:
+            if pile is self.wind_row:
+                return _P_WIND, 0
+        elif source is _P_ACES or source is _P_KINGS:
+            base = 0 if source is _P_ACES else 4
             for i in range(base, base + 4):
                 if self.foundations[i] is pile:
-                    return move.source, i
+                    return source, i
         return self._locate(pile)
 
     def _locate(self, pile: list[Card]) -> tuple[Place, int]:
@@ -743,17 +754,17 @@ class Board:
     def _spot(self, place: Place, index: int, pos: int, pile: list[Card], taken: int = 0) -> Spot:
         """The spot of the card at ``pos`` of a pile, as the position stands, or as it stood
         before ``taken`` (0 or 1) cards were taken from it."""
-        if place is Place.RAY:
+        if place is _P_RAY:
             return _ray_spot(index, len(pile) + taken - pos, index == self.open_ray)
-        if place is Place.CLOUD:
+        if place is _P_CLOUD:
             key = (index, pos == 0)
             spot = _CLOUD_SPOTS.get(key)
             if spot is None:
-                spot = _CLOUD_SPOTS[key] = CloudSpot(index, End.LEFT if pos == 0 else End.RIGHT)
+                spot = _CLOUD_SPOTS[key] = CloudSpot(index, _E_LEFT if pos == 0 else _E_RIGHT)
             return spot
-        if place is Place.WIND:
+        if place is _P_WIND:
             return _WIND_SPOTS[pos == 0]
-        if place is Place.ACES:
+        if place is _P_ACES:
             return _ACES_SPOTS[index % 4][1 if index < 4 else 2]
         return _KINGS_SPOTS[index % 4]
 
@@ -995,9 +1006,9 @@ class Board:
 
     def _dst_index(self, target: Target, dst: list[Card]) -> int:
         """The ray number or foundation index of a destination pile (found by identity)."""
-        piles = self.rays if target is Target.RAY else self.foundations
+        piles = self.rays if target is _T_RAY else self.foundations
         index = next(i for i, pile in enumerate(piles) if pile is dst)
-        return index + 1 if target is Target.RAY else index
+        return index + 1 if target is _T_RAY else index
 
     def _resolve_card(self, move: Move) -> tuple[_Reading, Target, list[Card]]:
         """Find the one reading of a card move, or explain why there is none or several."""

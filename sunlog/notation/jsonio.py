@@ -9,7 +9,8 @@ comments at the start and after the result, and the result.
 gather's ``gathered``/``dealt_to``/``new_cloud``, the wind's ``row``, a ``status`` that
 changed, and on request the ``position`` after it) and the game's ``valid`` and ``error``.
 Those fields are output only: the reader ignores them, the written fields being the
-game (docs/json.md).
+game (docs/json.md). :func:`resolved_game_parts` gives the same object with each move
+already as JSON text, which ``convert`` writes out without encoding the moves again.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from sunlog.engine.played import (
     Dealt,
     Gathered,
     KingsSpot,
+    Opened,
     Played,
     RaySpot,
     Spot,
@@ -52,6 +54,7 @@ __all__ = [
     "position_actions",
     "read_json_games",
     "resolved_game_json",
+    "resolved_game_parts",
     "spot_json",
 ]
 
@@ -93,23 +96,33 @@ def move_to_json(gm: GameMove) -> dict[str, Any]:
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """One game as a JSON object (the items of a document's ``games``)."""
+    data = _game_head(game)
+    data["moves"] = [move_to_json(m) for m in game.moves]
+    data.update(_game_tail(game))
+    return data
+
+
+def _game_head(game: Game) -> dict[str, Any]:
+    """The members of a game's object before ``moves``."""
     variant = game.tag("Variant")
     try:
         variant_name = Variant.parse(variant).value if variant is not None else "sun"
     except ValueError:
         variant_name = None  # unknown: the Variant tag keeps what was written
-    data = {
-        "tags": [{"name": t.name, "value": t.value} for t in game.tags],
-        "variant": variant_name,
-        "comments": list(game.comments),
-        "moves": [move_to_json(m) for m in game.moves],
+    data: dict[str, Any] = {"tags": [{"name": t.name, "value": t.value} for t in game.tags]}
+    if variant_name is not None:
+        data["variant"] = variant_name
+    data["comments"] = list(game.comments)
+    return data
+
+
+def _game_tail(game: Game) -> dict[str, Any]:
+    """The members of a game's object after ``moves``."""
+    return {
         # a Result tag that is no result stays in the tags; the JSON result stays valid
         "result": game.claimed_result,
         "final_comments": list(game.final_comments),
     }
-    if variant_name is None:
-        del data["variant"]
-    return data
 
 
 _SUITS = "SHDC"
@@ -229,6 +242,134 @@ def resolved_game_json(resolved: ResolvedGame, *, shared: bool = False) -> dict[
     if resolved.start is not None:
         data["start_position"] = resolved.start
     return data
+
+
+#: ``json.dumps(value, ensure_ascii=False)``, the encoding of ``convert`` (its C encoder).
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+# The JSON texts of the text path (resolved_game_parts), made once each, by identity as
+# above: a plain move's written members (no number, annotation or comments) without the
+# closing brace, a card move's resolved members with the ", " before them, a spot's object.
+_WRITTEN_TEXTS: dict[int, tuple[Move, str]] = {}
+_PLAYED_TEXTS: dict[int, tuple[CardMoved, str]] = {}
+_SPOT_TEXTS: dict[int, tuple[Spot, str]] = {}
+
+
+def _cached(table: dict[int, tuple[Any, str]], key: Any, make: Any) -> str:
+    """The text of ``key`` in ``table``, made by ``make(key)`` when missing."""
+    entry = table.get(id(key))
+    if entry is not None and entry[0] is key:
+        return entry[1]
+    if len(table) >= _CACHE_MAX:
+        table.clear()
+    text: str = make(key)
+    table[id(key)] = (key, text)
+    return text
+
+
+# A plain stage action's written members (``deal``, ``open 3``), by its kind's value and
+# ray: a reader makes each card move token's value once, but a stage action anew each time.
+_CARD_KIND = MoveKind.CARD
+_STAGE_TEXTS: dict[tuple[str, int | None], str] = {}
+
+
+def _written_text(gm: GameMove) -> str:
+    """A move's written members as JSON, without the closing brace."""
+    if gm.number is None and gm.annotation is None and not gm.comments:
+        move = gm.move
+        entry = _WRITTEN_TEXTS.get(id(move))
+        if entry is not None and entry[0] is move:
+            return entry[1]
+        if move.kind is not _CARD_KIND:
+            if move.cards is not None:  # a deal or wind naming its cards: one of a kind
+                return _encode(move_to_json(gm))[:-1]
+            key = (move.kind._value_, move.index)
+            text = _STAGE_TEXTS.get(key)
+            if text is None:
+                if len(_STAGE_TEXTS) >= _CACHE_MAX:
+                    _STAGE_TEXTS.clear()
+                text = _STAGE_TEXTS[key] = _encode(move_to_json(gm))[:-1]
+            return text
+        return _cached(_WRITTEN_TEXTS, move, lambda _: _encode(move_to_json(gm))[:-1])
+    return _encode(move_to_json(gm))[:-1]
+
+
+def _spot_text(spot: Spot) -> str:
+    entry = _SPOT_TEXTS.get(id(spot))
+    if entry is not None and entry[0] is spot:
+        return entry[1]
+    return _cached(_SPOT_TEXTS, spot, lambda s: _encode(_spot_object(s)))
+
+
+def _card_played_text(played: CardMoved) -> str:
+    return (
+        f', "canonical": {_encode(_text(played.canonical))}, "played": "{played.card}", '
+        f'"from": {_spot_text(played.source)}, "to": {_spot_text(played.target)}'
+    )
+
+
+def _card_list(cards: tuple[Card, ...]) -> str:
+    """A list of card names as JSON (the names need no escaping)."""
+    return '["' + '", "'.join(map(str, cards)) + '"]' if cards else "[]"
+
+
+def _played_text(played: Played) -> str:
+    """A move's resolved members as JSON, with the ``", "`` before them."""
+    if type(played) is CardMoved:
+        entry = _PLAYED_TEXTS.get(id(played))
+        if entry is not None and entry[0] is played:
+            return entry[1]
+        return _cached(_PLAYED_TEXTS, played, _card_played_text)
+    canonical = _encode(str(played.canonical))  # a stage action's: made anew each game
+    if type(played) is Dealt:
+        return f', "canonical": {canonical}, "dealt": {_card_list(played.cards)}'
+    if type(played) is WindBlown:
+        return f', "canonical": {canonical}, "row": {_card_list(played.row)}'
+    if type(played) is Gathered:
+        dealt = ", ".join(f'{{"ray": {ray}, "card": "{card}"}}' for ray, card in played.dealt)
+        cloud = (
+            "null"
+            if played.cloud is None
+            else f'{{"cloud": {played.cloud}, "cards": {_card_list(played.cloud_cards)}}}'
+        )
+        return (
+            f', "canonical": {canonical}, "gathered": {_card_list(played.cards)}, '
+            f'"dealt_to": [{dealt}], "new_cloud": {cloud}'
+        )
+    if type(played) is Opened:
+        return f', "canonical": {canonical}'  # its canonical form says it all
+    return ", " + _encode(played_json(played))[1:-1]
+
+
+def resolved_game_parts(
+    resolved: ResolvedGame,
+) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """:func:`resolved_game_json`'s object in three parts, to be written out at once: the
+    members before ``moves``, the JSON text of each move (what ``json.dumps(move,
+    ensure_ascii=False)`` gives for each object of ``moves``) and the members after it.
+
+    The texts are made from pieces kept by identity (each spot's object, each move's
+    written and resolved members), so a log's repeated moves cost little."""
+    game = resolved.game
+    moves = game.moves
+    played = resolved.moves  # the moves before a fault, if any
+    changes, positions = resolved.changes, resolved.positions
+    end = "" if changes or positions is not None else "}"  # else closed below
+    texts = [
+        _written_text(gm) + _played_text(p) + end for gm, p in zip(moves, played, strict=False)
+    ]
+    if not end:
+        for index, status in changes:
+            texts[index] += f', "status": "{status.value}"'
+        for i, position in enumerate(positions or ()):
+            texts[i] += ', "position": ' + _encode(position)
+        texts = [text + "}" for text in texts]
+    texts += [_written_text(gm) + "}" for gm in moves[len(texts) :]]  # after a fault
+    tail = _game_tail(game)
+    tail["valid"] = resolved.valid
+    tail["error"] = None if resolved.error is None else resolved.error.to_json()
+    if resolved.start is not None:
+        tail["start_position"] = resolved.start
+    return _game_head(game), texts, tail
 
 
 def position_actions(board: Board) -> dict[str, Any]:

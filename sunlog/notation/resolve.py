@@ -13,13 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sunlog.engine.board import Board, Stage, Status
+from sunlog.engine.board import DEALS, Board, Stage, Status
 from sunlog.engine.played import Played
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game
 from sunlog.notation.replay import new_board, replay
 
 __all__ = ["ResolvedGame", "resolve"]
+
+_PLAYING = Status.PLAYING
+_WIND = Stage.WIND  # as constants: an enum's attribute costs a lookup a move
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +63,13 @@ def resolve(game: Game, *, positions: bool = False) -> ResolvedGame:
     played: list[Played] = []
     changes: list[tuple[int, Status]] = []
     shown: list[dict[str, Any]] = []
-    last = [Status.PLAYING]
+    last = [_PLAYING]
+    keep = played.append
 
     def observe(board: Board) -> None:
-        played.append(board.last_played())
-        if board.stage is Stage.WIND or board.is_won():  # else the game is still playing
+        keep(board.last_played())
+        # only the wind or 104 cards on the foundations (after the last deal) end a game
+        if board.stage is _WIND or (board.deals == DEALS and board.is_won()):
             now = board.status()
             if now is not last[0]:
                 changes.append((len(played) - 1, now))
