@@ -50,9 +50,12 @@ _CARD = re.compile(_TERMINALS["CARD"])
 # with it, words would not be the grammar's tokens. (Any other odd character stays inside
 # a word, which then reads as no move.)
 _ODD_SPACE = re.compile(r"[^\S \t\n\f\r]")
-# One tag, after the grammar's white space and comments; its value may hold escapes.
+# One tag, after the grammar's white space and comments (either kind, or blanked to {}),
+# each taken whole (possessive: a tag is never read inside a comment); its value may hold
+# escapes.
 _TAG = re.compile(
-    r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]'
+    r"(?:[ \t\f\r\n]|\{[^}]*+\}|;[^\n]*+)*+"
+    r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]'
 )
 # A backslash escaping anything but " or \ (which the general way explains).
 _BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
@@ -88,30 +91,10 @@ def check_games(source: TextIO | Iterable[str]) -> Iterator[ValidGame | Game]:
 
 def quick_check(text: str, index: int = 1) -> ValidGame | None:
     """One game's text as a :class:`ValidGame` when the quick lane finds it valid, else ``None``."""
-    if "{" in text or ";" in text:  # each comment becomes the word {}, which moves skip
-        if text.rfind("{") > text.rfind("}"):
-            # A "{" that nothing closes (an unclosed comment, or one in a tag value): the
-            # lexer's turn. The regex would try each such "{" to the end: seconds on many.
-            return None
-        text = _COMMENT.sub(_blank_comment, text)
-    if _ODD_SPACE.search(text):
+    found = _tags_and_words(text)
+    if found is None:
         return None
-    tags: list[Tag] = []
-    pos = 0
-    match = _TAG.match(text)
-    while match is not None:
-        name = match.group(1)
-        if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
-            return None  # a miscased Variant or Deal: the general way warns of it
-        value = match.group(2)
-        if "\\" in value:
-            if _BAD_ESCAPE.search(value):
-                return None
-            value = _ESCAPE.sub(r"\1", value)
-        tags.append(Tag(name, value))
-        pos = match.end()
-        match = _TAG.match(text, pos)
-    words = text[pos:].split()
+    tags, words = found
     result = None
     if words and words[-1].lower() in RESULTS:
         result = words.pop().lower()
@@ -185,6 +168,92 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     if number is not None or check_result(head, board) is not None:
         return None
     return ValidGame(index, count, head.claimed_result)
+
+
+def _tags_and_words(text: str) -> tuple[list[Tag], list[str]] | None:
+    """A game's tags and the words after them, each comment as the word ``{}`` (which
+    moves skip), or ``None`` for what the general way must read. The tags are read first,
+    so that the comments among the moves are found with str methods; comments before or
+    among the tags take the grammar's regex over the whole text."""
+    tags, pos = _tags(text)
+    if tags is None:
+        return None
+    rest = text[pos:]
+    if "{" in rest or ";" in rest:
+        blanked = _blank_comments(rest)
+        if blanked is None or "[" in blanked:
+            return _tags_and_words_slowly(text)  # a comment among the tags, or unclosed
+        if _ODD_SPACE.search(text, 0, pos) or _ODD_SPACE.search(blanked):
+            return None
+        rest = blanked
+    elif _ODD_SPACE.search(text):
+        return None
+    return tags, rest.split()
+
+
+def _tags_and_words_slowly(text: str) -> tuple[list[Tag], list[str]] | None:
+    """:func:`_tags_and_words` with every comment blanked by the grammar's regex first."""
+    if text.rfind("{") > text.rfind("}"):
+        # A "{" that nothing closes (an unclosed comment, or one in a tag value): the
+        # lexer's turn. The regex would try each such "{" to the end: seconds on many.
+        return None
+    text = _COMMENT.sub(_blank_comment, text)
+    if _ODD_SPACE.search(text):
+        return None
+    tags, pos = _tags(text)
+    return None if tags is None else (tags, text[pos:].split())
+
+
+def _tags(text: str) -> tuple[list[Tag] | None, int]:
+    """The tags that begin a game's text and where they end; ``None`` for a tag the
+    general way must read (a miscased Variant or Deal, an escape it explains)."""
+    tags: list[Tag] = []
+    pos = 0
+    match = _TAG.match(text)
+    while match is not None:
+        name = match.group(1)
+        if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
+            return None, 0  # a miscased Variant or Deal: the general way warns of it
+        value = match.group(2)
+        if "\\" in value:
+            if _BAD_ESCAPE.search(value):
+                return None, 0
+            value = _ESCAPE.sub(_unescaped, value)
+        tags.append(Tag(name, value))
+        pos = match.end()
+        match = _TAG.match(text, pos)
+    return tags, pos
+
+
+def _blank_comments(text: str) -> str | None:
+    """``text`` (moves, no tags) with each comment as the word ``{}``, found from left to
+    right as the grammar's lexer finds them (a brace comment to its ``}``, a line comment
+    to the end of its line); ``None`` for a ``{`` that nothing closes."""
+    parts: list[str] = []
+    pos = 0
+    brace, semi = text.find("{"), text.find(";")
+    while brace >= 0 or semi >= 0:
+        if semi < 0 or 0 <= brace < semi:
+            end = text.find("}", brace) + 1
+            if not end:
+                return None
+            parts += (text[pos:brace], " {} ")
+        else:
+            end = text.find("\n", semi)
+            if end < 0:
+                end = len(text)
+            parts += (text[pos:semi], " {} ")
+        pos = end
+        if 0 <= brace < pos:
+            brace = text.find("{", pos)
+        if 0 <= semi < pos:
+            semi = text.find(";", pos)
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    return match.group(1)
 
 
 def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card]) -> bool:
