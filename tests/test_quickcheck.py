@@ -423,3 +423,14 @@ def test_comments_before_and_among_the_tags_take_the_quick_lane(tags: str) -> No
     text = f"{tags}\n1. deal {{ x }} deal ; y\n*\n"
     assert quick_check(text) == ValidGame(1, 2, "*")
     assert_agree(text)
+
+
+def test_a_move_number_joined_to_its_move_is_read_each_time_and_not_kept() -> None:
+    """Joined to its number, a move reads as that number and that move; the word table
+    keeps the move (and the number alone) but not each joined spelling of it."""
+    text = '[Deal "7"]\n1.deal 2.deal 3. deal *\n'
+    assert quick_check(text) == ValidGame(1, 3, "*")
+    assert quick_check(text) == ValidGame(1, 3, "*")
+    assert "1.deal" not in quickcheck._WORDS and "2.deal" not in quickcheck._WORDS
+    assert quickcheck._WORDS.get("3.") == 3
+    assert quick_check('[Deal "7"]\n1.deal 3.deal *\n') is None  # the number still counts

@@ -67,8 +67,11 @@ _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
 # by a deal or wind), the stage keywords, which stand for their kind (a deal or wind takes
 # the cards after it, an open or gather the ray number after it) and move numbers (an
-# int); a move number joined to its move reads as both (a tuple). When the table is full
-# it starts again: the words a log repeats are soon back.
+# int). A move number joined to its move reads as both (a tuple), read each time and not
+# kept: the table would hold every move of a log once for each number it is played at
+# (18,000 such words in 1,500 games), a table too large for the processor's caches that
+# no file repeats much. When the table is full it starts again: the words a log repeats
+# are soon back.
 _Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
 _WORDS: dict[str, _Entry] = {}
 _STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
@@ -300,7 +303,7 @@ def _learn(word: str) -> _Entry | None:
             move = _learn(rest)
         if move is None or move.__class__ not in (Move, MoveKind):
             return None
-        return _remember(word, (int(digits), move))
+        return (int(digits), move)  # not kept: see _WORDS
     base = word.rstrip("!?")
     if base != word and word[len(base) :] not in _ANNOTATIONS:
         return None
