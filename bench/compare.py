@@ -11,8 +11,10 @@ of random legal chess games with as many plies, then times
   in process, and the canonical file the general way (without check's quick lane): each
   round times python-chess and every style in turn, and the medians are printed;
 * ``sunlog check -q FILE`` as a whole process for each style, against a python-chess
-  script reading the PGN, and ``sunlog check`` and ``--version`` of a one-game file
-  (medians of repeated runs, as hyperfine gives them);
+  script reading the PGN; these two comparisons by CPU time, unless ``--wall`` (a shared
+  machine's wall clock also counts the waits for a core, which say nothing of either);
+* ``sunlog check`` and ``--version`` of a one-game file (medians of repeated runs, as
+  hyperfine gives them);
 * ``sunlog check -j 1`` and ``-j 2`` on a directory of many files, beside two independent
   ``-j 1`` runs on its halves at once (what the machine itself gives two processes);
 * the peak memory of ``sunlog check`` on files of many small games.
@@ -28,6 +30,7 @@ import io
 import os
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -148,14 +151,29 @@ def general_check(path: str) -> None:
         assert check_game(game, path, verbose=False, text=None).valid
 
 
-def best_of(repeats: int, run: Callable[[], object]) -> float:
+def best_of(
+    repeats: int, run: Callable[[], object], clock: Callable[[], float] = time.perf_counter
+) -> float:
     """The fastest of ``repeats`` timed calls (the least disturbed by other work)."""
     best = float("inf")
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         run()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return best
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def command_cpu(args: list[str]) -> float:
+    """CPU seconds of one run of a command: what it cost, however busy the machine."""
+    start = children_cpu()
+    subprocess.run(args, capture_output=True, check=False, env=ENV)
+    return children_cpu() - start
 
 
 def time_chess(pgn: str) -> Callable[[], None]:
@@ -172,6 +190,10 @@ def time_chess(pgn: str) -> Callable[[], None]:
 
 def command_seconds(args: list[str], repeats: int) -> float:
     return best_of(repeats, lambda: subprocess.run(args, capture_output=True, check=False, env=ENV))
+
+
+def command_seconds_once(args: list[str]) -> float:
+    return command_seconds(args, 1)
 
 
 def command_median(args: list[str], runs: int) -> float:
@@ -227,6 +249,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the styles and the start-up (no -j, memory)",
     )
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="time the styles by the wall clock, not by CPU time (a quiet machine only)",
+    )
     args = parser.parse_args(argv)
     try:
         import chess  # noqa: F401
@@ -263,20 +290,24 @@ def main(argv: list[str] | None = None) -> int:
             paths.append(path)
             reports = check_file(str(path)).games
             assert reports and all(r.valid for r in reports), name
+        # CPU time by default: on a shared machine the wall clock also counts the time a
+        # program waits for a core, which says nothing of either program.
+        clock = time.perf_counter if args.wall else time.process_time
+        run_whole = command_seconds_once if args.wall else command_cpu
         print(
             f"{games} games a style ({args.policy}); python-chess read_game on {plies} plies "
             f"of random legal games; median of {repeats} rounds, each timing python-chess "
-            "and every style in turn"
+            f"and every style in turn, by {'the wall clock' if args.wall else 'CPU time'}"
         )
         chess_run = time_chess(pgn)
         per_move: list[list[float]] = [[] for _ in styles]
         ratios: list[list[float]] = [[] for _ in styles]
         chess_times = []
         for _ in range(repeats):
-            chess_s = best_of(1, chess_run)
+            chess_s = best_of(1, chess_run, clock)
             chess_times.append(chess_s)
             for k, (_, _, count, check) in enumerate(styles):
-                seconds = best_of(1, lambda: check(str(paths[k])))  # noqa: B023
+                seconds = best_of(1, lambda: check(str(paths[k])), clock)  # noqa: B023
                 per_move[k].append(1e6 * seconds / count)
                 ratios[k].append((count / seconds) / (plies / chess_s))
         chess_us = 1e6 * median(chess_times) / plies
@@ -296,12 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         whole_rows: list[list[float]] = [[] for _ in styles]
         chess_whole = []
         for _ in range(repeats):
-            chess_whole.append(command_seconds(chess_cmd, 1))
+            chess_whole.append(run_whole(chess_cmd))
             for k, (_, _, _, check) in enumerate(styles):
                 if check is check_file:
-                    whole_rows[k].append(
-                        command_seconds([*SUNLOG, "check", "-q", str(paths[k])], 1)
-                    )
+                    whole_rows[k].append(run_whole([*SUNLOG, "check", "-q", str(paths[k])]))
         chess_w = median(chess_whole)
         print(f"  python-chess script: {chess_w:.3f} s")
         for (name, _, count, _), whole in zip(styles, whole_rows, strict=True):

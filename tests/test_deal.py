@@ -140,6 +140,23 @@ def test_shuffle_uses_draw_modulo_i_plus_one_from_the_top_index_down() -> None:
     assert [str(c) for c in items] == reference_shuffle(["AS", "2S", "3S", "4S", "5S"], draws)
 
 
+@pytest.mark.parametrize("length", [*range(0, 12), 51, 52, 103, 104, 105, 130])
+@pytest.mark.parametrize("state", [0, 9, MAX_DEAL - 1, MAX_DEAL - 0x9E3779B97F4A7C15])
+def test_shuffle_of_any_length_makes_the_draws_of_the_spec_and_leaves_its_state(
+    length: int, state: int
+) -> None:
+    """All draws at once (a deck or shorter) or one at a time (longer): the same draws, and
+    the generator left where ``length - 1`` draws leave it, wrapping at 2^64."""
+    items = [CARDS[k % 52] for k in range(length)]
+    rng = SplitMix64(state)
+    shuffle(items, rng)
+    draws, final = reference_draws(state, max(0, length - 1))
+    assert [str(c) for c in items] == reference_shuffle(
+        [str(CARDS[k % 52]) for k in range(length)], draws
+    )
+    assert rng.state == (final if length > 1 else state)
+
+
 @pytest.mark.parametrize("number", [-1, MAX_DEAL])
 def test_board_refuses_a_deal_number_outside_64_bits(number: int) -> None:
     with pytest.raises(ValueError, match="0 to 2\\^64-1"):

@@ -395,3 +395,42 @@ def test_another_spelling_of_a_word_reads_as_that_word(
     assert (None if entry is None else str(entry)) == reads
     text = f'[Deal "7"]\ndeal {word} *\n'
     assert_agree(text)
+
+
+@SETTINGS
+@given(st.text(alphabet='{};\n x[]"', max_size=40))
+def test_comments_among_the_moves_are_blanked_as_the_grammar_regex_blanks_them(
+    text: str,
+) -> None:
+    """The str methods that find the comments among a game's moves find what the grammar's
+    comment regex finds, or step aside (``None``) where a ``{`` is never closed."""
+    blanked = quickcheck._blank_comments(text)
+    if "{" in text and text.rfind("{") > text.rfind("}"):
+        assert blanked is None or "[" in text or "{" not in blanked.replace(" {} ", "")
+    if blanked is not None and "[" not in text:
+        assert blanked == quickcheck._COMMENT.sub(quickcheck._blank_comment, text)
+
+
+@pytest.mark.parametrize(
+    "tags",
+    [
+        '{ a } [Variant "sun"] ; b\n[Deal "7"] { c }',
+        '[Variant "sun"]{}[Deal "7"]\n; [Deal "8"]\n',
+        '[Variant "sun"] { [Deal "8"] } [Deal "7"]',
+    ],
+)
+def test_comments_before_and_among_the_tags_take_the_quick_lane(tags: str) -> None:
+    text = f"{tags}\n1. deal {{ x }} deal ; y\n*\n"
+    assert quick_check(text) == ValidGame(1, 2, "*")
+    assert_agree(text)
+
+
+def test_a_move_number_joined_to_its_move_is_read_each_time_and_not_kept() -> None:
+    """Joined to its number, a move reads as that number and that move; the word table
+    keeps the move (and the number alone) but not each joined spelling of it."""
+    text = '[Deal "7"]\n1.deal 2.deal 3. deal *\n'
+    assert quick_check(text) == ValidGame(1, 3, "*")
+    assert quick_check(text) == ValidGame(1, 3, "*")
+    assert "1.deal" not in quickcheck._WORDS and "2.deal" not in quickcheck._WORDS
+    assert quickcheck._WORDS.get("3.") == 3
+    assert quick_check('[Deal "7"]\n1.deal 3.deal *\n') is None  # the number still counts

@@ -13,10 +13,8 @@ import contextlib
 import errno
 import io
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -98,12 +96,16 @@ def _copy(text: str | IO[str], handle: IO[str]) -> None:
     if isinstance(text, str):
         handle.write(text)
     else:
+        import shutil  # here, not at start-up: check writes no file
+
         shutil.copyfileobj(text, handle)
 
 
 def _new_temporary(target: str) -> tuple[int, str]:
     directory = os.path.dirname(target) or "."
     name = os.path.basename(target)
+    import tempfile  # here, not at start-up: check writes no file
+
     return tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
 
 
@@ -147,6 +149,8 @@ def _rewrite_in_place(target: str, text: str | IO[str], before: os.stat_result) 
             keep = True
             try:
                 with open(tmp, "rb") as source:
+                    import shutil
+
                     shutil.copyfileobj(source, out)
                 out.truncate(size)
                 out.flush()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import struct
+from collections.abc import Callable, Sequence
+from functools import cache
+from operator import mod
 from typing import TypeVar
 
 from sunlog.engine.cards import DECK_ORDER, Card
@@ -47,17 +50,50 @@ def shuffle(items: list[_T], rng: SplitMix64) -> None:
 
     Any list: the deal shuffles cards, the solver the indexes of a wind row.
 
-    The generator is inlined here (a deal costs 103 draws, so it is worth the repetition);
-    the tests check it draws exactly what :meth:`SplitMix64.next` draws.
+    The draws are made all at once (a deal costs 103 draws of SplitMix64, most of a
+    log's replay before this): each draw's state is the start plus a multiple of the
+    constant (:meth:`SplitMix64.skip`), so every state is known before the first draw, and
+    the mixing steps run on all of them together as one large integer of 128-bit lanes,
+    one draw a lane (a 64-bit value times a 64-bit constant fits its lane; each step masks
+    every lane back to 64 bits). The tests check it draws exactly what
+    :meth:`SplitMix64.next` draws.
     """
-    state = rng.state
-    for i in range(len(items) - 1, 0, -1):
-        state = (state + _GAMMA) & _MASK
-        z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        j = (z ^ (z >> 31)) % (i + 1)
+    n = len(items) - 1
+    if n < 1:
+        return
+    if n > _LANES_MAX:  # longer than a deck: one draw at a time
+        state = rng.state
+        for i in range(n, 0, -1):
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            j = (z ^ (z >> 31)) % (i + 1)
+            items[i], items[j] = items[j], items[i]
+        rng.state = state
+        return
+    ones, steps, mask, unpack, moduli = _lanes(n)
+    z = (rng.state * ones + steps) & mask  # lane k: the state of draw k + 1
+    z = (((z ^ (z >> 30)) & mask) * _MIX1) & mask
+    z = (((z ^ (z >> 27)) & mask) * _MIX2) & mask
+    z = (z ^ (z >> 31)) & mask
+    draws = unpack(z.to_bytes(16 * n, "little"))[::2]  # each lane's low 64 bits
+    for i, j in zip(range(n, 0, -1), map(mod, draws, moduli), strict=True):
         items[i], items[j] = items[j], items[i]
-    rng.state = state
+    rng.skip(n)
+
+
+#: The most draws :func:`shuffle` makes at once: a deck's (a wind row is at most a deck).
+_LANES_MAX = 103
+
+
+@cache
+def _lanes(draws: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]], range]:
+    """For :func:`shuffle` of ``draws`` draws: a 1 in each 128-bit lane, each lane's multiple
+    of the constant, the 64-bit mask of each lane, the lanes' unpacking, and the moduli."""
+    ones = sum(1 << (128 * k) for k in range(draws))
+    steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(draws))
+    unpack = struct.Struct(f"<{2 * draws}Q").unpack
+    return ones, steps, _MASK * ones, unpack, range(draws + 1, 1, -1)
 
 
 def deal_deck(number: int) -> list[Card]:

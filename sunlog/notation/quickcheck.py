@@ -50,9 +50,12 @@ _CARD = re.compile(_TERMINALS["CARD"])
 # with it, words would not be the grammar's tokens. (Any other odd character stays inside
 # a word, which then reads as no move.)
 _ODD_SPACE = re.compile(r"[^\S \t\n\f\r]")
-# One tag, after the grammar's white space and comments; its value may hold escapes.
+# One tag, after the grammar's white space and comments (either kind, or blanked to {}),
+# each taken whole (possessive: a tag is never read inside a comment); its value may hold
+# escapes.
 _TAG = re.compile(
-    r'(?:[ \t\f\r\n]|\{\})*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]'
+    r"(?:[ \t\f\r\n]|\{[^}]*+\}|;[^\n]*+)*+"
+    r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]'
 )
 # A backslash escaping anything but " or \ (which the general way explains).
 _BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
@@ -64,8 +67,11 @@ _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
 # by a deal or wind), the stage keywords, which stand for their kind (a deal or wind takes
 # the cards after it, an open or gather the ray number after it) and move numbers (an
-# int); a move number joined to its move reads as both (a tuple). When the table is full
-# it starts again: the words a log repeats are soon back.
+# int). A move number joined to its move reads as both (a tuple), read each time and not
+# kept: the table would hold every move of a log once for each number it is played at
+# (18,000 such words in 1,500 games), a table too large for the processor's caches that
+# no file repeats much. When the table is full it starts again: the words a log repeats
+# are soon back.
 _Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
 _WORDS: dict[str, _Entry] = {}
 _STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
@@ -88,30 +94,10 @@ def check_games(source: TextIO | Iterable[str]) -> Iterator[ValidGame | Game]:
 
 def quick_check(text: str, index: int = 1) -> ValidGame | None:
     """One game's text as a :class:`ValidGame` when the quick lane finds it valid, else ``None``."""
-    if "{" in text or ";" in text:  # each comment becomes the word {}, which moves skip
-        if text.rfind("{") > text.rfind("}"):
-            # A "{" that nothing closes (an unclosed comment, or one in a tag value): the
-            # lexer's turn. The regex would try each such "{" to the end: seconds on many.
-            return None
-        text = _COMMENT.sub(_blank_comment, text)
-    if _ODD_SPACE.search(text):
+    found = _tags_and_words(text)
+    if found is None:
         return None
-    tags: list[Tag] = []
-    pos = 0
-    match = _TAG.match(text)
-    while match is not None:
-        name = match.group(1)
-        if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
-            return None  # a miscased Variant or Deal: the general way warns of it
-        value = match.group(2)
-        if "\\" in value:
-            if _BAD_ESCAPE.search(value):
-                return None
-            value = _ESCAPE.sub(r"\1", value)
-        tags.append(Tag(name, value))
-        pos = match.end()
-        match = _TAG.match(text, pos)
-    words = text[pos:].split()
+    tags, words = found
     result = None
     if words and words[-1].lower() in RESULTS:
         result = words.pop().lower()
@@ -187,6 +173,92 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     return ValidGame(index, count, head.claimed_result)
 
 
+def _tags_and_words(text: str) -> tuple[list[Tag], list[str]] | None:
+    """A game's tags and the words after them, each comment as the word ``{}`` (which
+    moves skip), or ``None`` for what the general way must read. The tags are read first,
+    so that the comments among the moves are found with str methods; comments before or
+    among the tags take the grammar's regex over the whole text."""
+    tags, pos = _tags(text)
+    if tags is None:
+        return None
+    rest = text[pos:]
+    if "{" in rest or ";" in rest:
+        blanked = _blank_comments(rest)
+        if blanked is None or "[" in blanked:
+            return _tags_and_words_slowly(text)  # a comment among the tags, or unclosed
+        if _ODD_SPACE.search(text, 0, pos) or _ODD_SPACE.search(blanked):
+            return None
+        rest = blanked
+    elif _ODD_SPACE.search(text):
+        return None
+    return tags, rest.split()
+
+
+def _tags_and_words_slowly(text: str) -> tuple[list[Tag], list[str]] | None:
+    """:func:`_tags_and_words` with every comment blanked by the grammar's regex first."""
+    if text.rfind("{") > text.rfind("}"):
+        # A "{" that nothing closes (an unclosed comment, or one in a tag value): the
+        # lexer's turn. The regex would try each such "{" to the end: seconds on many.
+        return None
+    text = _COMMENT.sub(_blank_comment, text)
+    if _ODD_SPACE.search(text):
+        return None
+    tags, pos = _tags(text)
+    return None if tags is None else (tags, text[pos:].split())
+
+
+def _tags(text: str) -> tuple[list[Tag] | None, int]:
+    """The tags that begin a game's text and where they end; ``None`` for a tag the
+    general way must read (a miscased Variant or Deal, an escape it explains)."""
+    tags: list[Tag] = []
+    pos = 0
+    match = _TAG.match(text)
+    while match is not None:
+        name = match.group(1)
+        if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
+            return None, 0  # a miscased Variant or Deal: the general way warns of it
+        value = match.group(2)
+        if "\\" in value:
+            if _BAD_ESCAPE.search(value):
+                return None, 0
+            value = _ESCAPE.sub(_unescaped, value)
+        tags.append(Tag(name, value))
+        pos = match.end()
+        match = _TAG.match(text, pos)
+    return tags, pos
+
+
+def _blank_comments(text: str) -> str | None:
+    """``text`` (moves, no tags) with each comment as the word ``{}``, found from left to
+    right as the grammar's lexer finds them (a brace comment to its ``}``, a line comment
+    to the end of its line); ``None`` for a ``{`` that nothing closes."""
+    parts: list[str] = []
+    pos = 0
+    brace, semi = text.find("{"), text.find(";")
+    while brace >= 0 or semi >= 0:
+        if semi < 0 or 0 <= brace < semi:
+            end = text.find("}", brace) + 1
+            if not end:
+                return None
+            parts += (text[pos:brace], " {} ")
+        else:
+            end = text.find("\n", semi)
+            if end < 0:
+                end = len(text)
+            parts += (text[pos:semi], " {} ")
+        pos = end
+        if 0 <= brace < pos:
+            brace = text.find("{", pos)
+        if 0 <= semi < pos:
+            semi = text.find(";", pos)
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
 def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card]) -> bool:
     """Push a deal or wind with the cards it names (none: the deck's or the deal's own)."""
     try:
@@ -231,7 +303,7 @@ def _learn(word: str) -> _Entry | None:
             move = _learn(rest)
         if move is None or move.__class__ not in (Move, MoveKind):
             return None
-        return _remember(word, (int(digits), move))
+        return (int(digits), move)  # not kept: see _WORDS
     base = word.rstrip("!?")
     if base != word and word[len(base) :] not in _ANNOTATIONS:
         return None

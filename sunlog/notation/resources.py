@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # importlib.resources is imported only when a plain file will not do
+    from importlib.resources.abc import Traversable
 
 __all__ = ["grammar_path", "grammar_text", "schema"]
 
@@ -26,7 +28,24 @@ _SCHEMA_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 def _packaged_grammar() -> Traversable:
     """The grammar's place inside the installed package (it may not exist)."""
+    from importlib import resources
+
     return resources.files(PACKAGE) / "grammar" / GRAMMAR_FILE
+
+
+def _plain_grammar() -> str | None:
+    """The grammar's file when it is a plain file, inside the package or else in the source
+    checkout, found with ``os.path`` alone: every start-up reads the grammar (its hash
+    tells whether the generated patterns are current), and importlib.resources, with what
+    it imports, costs more than the rest of a one-game check."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for path in (
+        os.path.join(package, "grammar", GRAMMAR_FILE),
+        os.path.join(os.path.dirname(package), "grammar", GRAMMAR_FILE),
+    ):
+        if os.path.isfile(path):
+            return path
+    return None
 
 
 def _checkout_grammar() -> Path:
@@ -56,6 +75,10 @@ def grammar_path() -> Path:
 @functools.cache
 def grammar_text() -> str:
     """Return the text of the ``.sun`` notation grammar (Lark syntax)."""
+    plain = _plain_grammar()
+    if plain is not None:
+        with open(plain, encoding="utf-8") as handle:
+            return handle.read()
     packaged = _packaged_grammar()
     if packaged.is_file():
         # Also covers packages imported from a zip file, which have no real path.
@@ -65,6 +88,8 @@ def grammar_text() -> str:
 
 @functools.cache
 def _schema_text(name: str) -> str:
+    from importlib import resources
+
     return (resources.files(PACKAGE) / "schemas" / f"{name}.json").read_text(encoding="utf-8")
 
 
