@@ -14,6 +14,6 @@ the standard library::
 from sunlog import engine
 from sunlog.engine import *  # noqa: F403  (the public API is the engine's, re-exported)
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [*engine.__all__, "__version__"]

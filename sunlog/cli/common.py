@@ -56,7 +56,7 @@ AtOpt = Annotated[
 
 
 def _version_line() -> str:
-    """``sunlog 0.2.0``, and `` (compiled)`` in the compiled build."""
+    """``sunlog 0.3.0``, and `` (compiled)`` in the compiled build."""
     from sunlog.cli.entry import version_line
 
     return version_line()

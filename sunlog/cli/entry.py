@@ -240,7 +240,7 @@ def compiled_modules() -> list[str]:
 
 
 def version_line() -> str:
-    """What ``sunlog --version`` prints: ``sunlog 0.2.0``, with `` (compiled)`` after it
+    """What ``sunlog --version`` prints: ``sunlog 0.3.0``, with `` (compiled)`` after it
     in the compiled build, or which modules are compiled when only some are."""
     line = f"sunlog {version()}"
     compiled = compiled_modules()
