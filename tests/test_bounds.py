@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_solver import TooBig, brute_force, c, play_trivial, replay
+from test_solver import TooBig, brute_force, c, play_trivial, random_walk, replay
 
 from sunlog.engine.board import Board, Status
 from sunlog.engine.moves import Move, Place, Target
 from sunlog.play.bounds import clearable, row_blocked
-from sunlog.play.solver import _SUN_FIT, Verdict, _Searcher, _solve, _State
+from sunlog.play.solver import _DEAL, _SUN_FIT, Verdict, _Limit, _Searcher, _solve, _State
 
 
 def codes(text: str) -> bytes:
@@ -184,3 +184,61 @@ def test_lost_verdicts_on_deals_1_to_200_hold_without_pruning(variant: str) -> N
 
 
 DEALS_CHECKED = 200
+
+
+# ------------------------------------------- independent cards (before and after the wind)
+
+
+class _Exits(_Searcher):
+    """A searcher that records the exits of the card-moves-only stretches: the positions
+    it searched where a stage action (or the wind) was among the moves tried, or no card
+    fits at all."""
+
+    exits: set[bytes]
+
+    def _children(self, s: _State, budget: int) -> list[tuple[tuple[int, ...], int]]:
+        out = super()._children(s, budget)
+        if not self.moves(s)[0] or any(move[0] >= _DEAL for move, _ in out):
+            self.exits.add(self.key(s))
+        return out
+
+
+def exits(board: Board, level: int | None, reduce: bool) -> tuple[bool, set[bytes], int] | None:
+    """Whether the search round ``level`` wins, the exits it met and the positions it
+    searched; ``None`` when the round needs more than 30,000 positions."""
+    searcher = _Exits(board, 30_000, None)
+    searcher.reduce = reduce  # the other prunings stay: they decide what an exit is
+    searcher.exits = set()
+    try:
+        won = searcher.search(_State.from_board(board), level) is not None
+    except _Limit:
+        return None
+    return won, searcher.exits, searcher.nodes
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2"])
+def test_independent_cards_keep_every_exit(variant: str) -> None:
+    """docs/solver.md, *Independent cards*: where only card moves to the foundations are
+    tried, the search plays the cards of a closed set of suits first. That must leave the
+    set of positions where a stage action is taken (or nothing fits) exactly as it was,
+    in every bounded round; the unbounded round agrees on the verdict."""
+    rng = random.Random(4)
+    compared = smaller = 0
+    for deal in range(1, 40):
+        if compared >= 12:
+            break
+        walk = random_walk(Board(variant, deal=deal), rng, 400)
+        chosen = [b.copy() for b in walk if b.deals == 8 and rng.random() < 0.1][:2]
+        for board in chosen:
+            for level in (0, 1):
+                reduced, plain = exits(board, level, True), exits(board, level, False)
+                if reduced is None or plain is None:
+                    continue
+                assert reduced[0] == plain[0], board.to_json()
+                if not plain[0]:
+                    assert reduced[1] == plain[1], board.to_json()
+                    assert reduced[2] <= plain[2]
+                    compared += 1
+                    smaller += reduced[2] < plain[2]
+    assert compared >= 12, compared
+    assert smaller, "the reduction never made a difference: the test tests nothing"
