@@ -701,8 +701,11 @@ class _Searcher:
         *Independent cards*). Every position where nothing fits that ``found`` reaches, the
         subset reaches too."""
         fsuits = 0
+        counts = [0, 0, 0, 0]
         for m in found:
-            fsuits |= 1 << _SUIT[m[4]]
+            suit = _SUIT[m[4]]
+            fsuits |= 1 << suit
+            counts[suit] += 1
         if fsuits & (fsuits - 1) == 0:
             return found  # one suit only: nothing to choose
         code = s.found
@@ -710,9 +713,11 @@ class _Searcher:
         joined = b"\xff".join(rays)
         ends = list(accumulate([len(ray) + 1 for ray in rays]))  # past each ray's separator
         open_index = s.open_ray - 1
-        rows = [c for c in s.clouds if len(c) > 2]
-        if s.row is not None and len(s.row) > 2:
-            rows.append(s.row)
+        middles = [
+            (1 << _SUIT[row[0]] | 1 << _SUIT[row[-1]], row[1:-1])
+            for row in (*s.clouds, s.row or b"")
+            if len(row) > 2
+        ]
         # covers[suit]: the suits of the cards that cover a card of ``suit`` that fits now
         # (on a ray, its outer card; in a cloud or the row, its two end cards). A fluid suit
         # takes any of its cards: counted as covered by every suit, which is always safe.
@@ -721,16 +726,23 @@ class _Searcher:
             if code[suit] == _FLUID:
                 covers[suit] = 15
                 continue
+            cover = 1 << suit
             for card in _WANTED[suit * 256 + code[suit]]:
                 at = joined.find(card)
                 while at >= 0:
                     n = bisect_right(ends, at)
                     if at != ends[n] - 2 and n != open_index:
-                        covers[suit] |= 1 << _SUIT[rays[n][-1]]
+                        cover |= 1 << _SUIT[rays[n][-1]]
                     at = joined.find(card, at + 1)
-                for row in rows:
-                    if card in row[1:-1]:
-                        covers[suit] |= 1 << _SUIT[row[0]] | 1 << _SUIT[row[-1]]
+                for ends_of, middle in middles:
+                    if card in middle:
+                        cover |= ends_of
+            covers[suit] = cover
+        for via in range(4):  # close the relation (Warshall): covers[suit] is then S
+            bit = 1 << via
+            for suit in range(4):
+                if covers[suit] & bit:
+                    covers[suit] |= covers[via]
         # Before the wind, card moves must not empty the rays: the wind would then be possible
         # (a stage action among card moves). Rays holding a card of the chosen suits cannot
         # be emptied before one of those suits' moves is played. (Before stage 3 every card
@@ -740,26 +752,17 @@ class _Searcher:
             ray_suits = 0
             for suit in set(joined.translate(_SUIT_OF)):
                 ray_suits |= 1 << suit
-            ray_suits &= 15
-        best = found
+        best, size = 0, len(found)
         for first in range(4):
-            if not fsuits >> first & 1:
+            closed = covers[first]
+            if not fsuits >> first & 1 or closed & fsuits == fsuits or not closed & ray_suits:
                 continue
-            closed = 1 << first
-            while True:
-                grown = closed
-                for suit in range(4):
-                    if closed >> suit & 1:
-                        grown |= covers[suit]
-                if grown == closed:
-                    break
-                closed = grown
-            if closed & fsuits == fsuits or not closed & ray_suits:
-                continue
-            subset = [m for m in found if closed >> _SUIT[m[4]] & 1]
-            if len(subset) < len(best):
-                best = subset
-        return best
+            count = sum(counts[suit] for suit in range(4) if closed >> suit & 1)
+            if count < size:
+                best, size = closed, count
+        if not best:
+            return found
+        return [m for m in found if best >> _SUIT[m[4]] & 1]
 
     def _count(self) -> None:
         self.nodes += 1
