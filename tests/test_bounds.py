@@ -14,7 +14,8 @@ import pytest
 from test_solver import TooBig, brute_force, c, play_trivial, random_walk, replay
 
 from sunlog.engine.board import Board, Status
-from sunlog.engine.moves import Move, Place, Target
+from sunlog.engine.cards import CARDS
+from sunlog.engine.moves import Move, MoveKind, Place, Target
 from sunlog.play.bounds import clearable, row_blocked
 from sunlog.play.solver import _DEAL, _SUN_FIT, Verdict, _Limit, _Searcher, _solve, _State
 
@@ -242,3 +243,35 @@ def test_independent_cards_keep_every_exit(variant: str) -> None:
                     smaller += reduced[2] < plain[2]
     assert compared >= 12, compared
     assert smaller, "the reduction never made a difference: the test tests nothing"
+
+
+def test_independent_cards_never_hide_the_wind() -> None:
+    """Step 2 of the argument: card moves must not empty the rays before a chosen move, or
+    the wind (a stage action) becomes possible in between. Here, after gathering ray 12,
+    AC lies on ray 13 and AS alone in a cloud, both wanted by their kings piles: playing
+    AC first empties the rays, and the wind may then blow with AS still out. Spades alone
+    would be the smaller set, but no spade is on a ray, so the clubs' move must be kept."""
+    down = [CARDS[s * 13 + r] for s in range(4) for r in range(12, -1, -1)]
+    clubs, diamonds, hearts, spades = (down[s * 13 : s * 13 + 13] for s in (3, 2, 1, 0))
+    deck = [CARDS[s * 13 + r] for s in range(4) for r in range(13)]  # deals 1-4: A..K
+    deck += [*clubs[:11], clubs[12], clubs[11]]  # ray 12 gets AC, ray 13 gets 2C
+    deck += diamonds + hearts
+    deck += [*spades[:11], spades[12], spades[11]]
+    board = Board("sun-2", deck=deck)
+    for k in range(8):
+        board.push(Move.deal())
+        for n in range(1, 14):
+            if k in (4, 7) and n == 12:
+                continue  # leave AC, then AS, on ray 12
+            target = Target.ACES if k < 4 else Target.KINGS
+            board.push(Move(MoveKind.CARD, n, board.rays[n - 1][-1], Place.RAY, target=target))
+    board.push(Move.gather(12))
+    assert [len(r) for r in board.rays] == [0] * 12 + [1] and board.clouds == [[CARDS[0]]]
+    searcher = _Searcher(board, None, None)
+    state = _State.from_board(board)
+    found = searcher.moves(state)[0]
+    assert sorted(m[4] for m in found) == [0, 39]  # AS from the cloud, AC from ray 13
+    assert 39 in [m[4] for m in searcher._persistent(state, found)]
+    after = board.copy()
+    after.push(Move.parse("r13:AC>K"))
+    assert after.is_legal(Move.wind([CARDS[0]]))  # a position the search must still reach
