@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_solver import TooBig, brute_force, c, play_trivial, replay
+from test_solver import TooBig, brute_force, c, play_trivial, random_walk, replay
 
 from sunlog.engine.board import Board, Status
-from sunlog.engine.moves import Move, Place, Target
+from sunlog.engine.cards import CARDS
+from sunlog.engine.moves import Move, MoveKind, Place, Target
 from sunlog.play.bounds import clearable, row_blocked
-from sunlog.play.solver import _SUN_FIT, Verdict, _Searcher, _solve, _State
+from sunlog.play.solver import _DEAL, _SUN_FIT, Verdict, _Limit, _Searcher, _solve, _State
 
 
 def codes(text: str) -> bytes:
@@ -184,3 +185,93 @@ def test_lost_verdicts_on_deals_1_to_200_hold_without_pruning(variant: str) -> N
 
 
 DEALS_CHECKED = 200
+
+
+# ------------------------------------------- independent cards (before and after the wind)
+
+
+class _Exits(_Searcher):
+    """A searcher that records the exits of the card-moves-only stretches: the positions
+    it searched where a stage action (or the wind) was among the moves tried, or no card
+    fits at all."""
+
+    exits: set[bytes]
+
+    def _children(self, s: _State, budget: int) -> list[tuple[tuple[int, ...], int]]:
+        out = super()._children(s, budget)
+        if not self.moves(s)[0] or any(move[0] >= _DEAL for move, _ in out):
+            self.exits.add(self.key(s))
+        return out
+
+
+def exits(board: Board, level: int | None, reduce: bool) -> tuple[bool, set[bytes], int] | None:
+    """Whether the search round ``level`` wins, the exits it met and the positions it
+    searched; ``None`` when the round needs more than 30,000 positions."""
+    searcher = _Exits(board, 30_000, None)
+    searcher.reduce = reduce  # the other prunings stay: they decide what an exit is
+    searcher.exits = set()
+    try:
+        won = searcher.search(_State.from_board(board), level) is not None
+    except _Limit:
+        return None
+    return won, searcher.exits, searcher.nodes
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2"])
+def test_independent_cards_keep_every_exit(variant: str) -> None:
+    """docs/solver.md, *Independent cards*: where only card moves to the foundations are
+    tried, the search plays the cards of a closed set of suits first. That must leave the
+    set of positions where a stage action is taken (or nothing fits) exactly as it was,
+    in every bounded round; the unbounded round agrees on the verdict."""
+    rng = random.Random(4)
+    compared = smaller = 0
+    for deal in range(1, 40):
+        if compared >= 12:
+            break
+        walk = random_walk(Board(variant, deal=deal), rng, 400)
+        chosen = [b.copy() for b in walk if b.deals == 8 and rng.random() < 0.1][:2]
+        for board in chosen:
+            for level in (0, 1):
+                reduced, plain = exits(board, level, True), exits(board, level, False)
+                if reduced is None or plain is None:
+                    continue
+                assert reduced[0] == plain[0], board.to_json()
+                if not plain[0]:
+                    assert reduced[1] == plain[1], board.to_json()
+                    assert reduced[2] <= plain[2]
+                    compared += 1
+                    smaller += reduced[2] < plain[2]
+    assert compared >= 12, compared
+    assert smaller, "the reduction never made a difference: the test tests nothing"
+
+
+def test_independent_cards_never_hide_the_wind() -> None:
+    """Step 2 of the argument: card moves must not empty the rays before a chosen move, or
+    the wind (a stage action) becomes possible in between. Here, after gathering ray 12,
+    AC lies on ray 13 and AS alone in a cloud, both wanted by their kings piles: playing
+    AC first empties the rays, and the wind may then blow with AS still out. Spades alone
+    would be the smaller set, but no spade is on a ray, so the clubs' move must be kept."""
+    down = [CARDS[s * 13 + r] for s in range(4) for r in range(12, -1, -1)]
+    clubs, diamonds, hearts, spades = (down[s * 13 : s * 13 + 13] for s in (3, 2, 1, 0))
+    deck = [CARDS[s * 13 + r] for s in range(4) for r in range(13)]  # deals 1-4: A..K
+    deck += [*clubs[:11], clubs[12], clubs[11]]  # ray 12 gets AC, ray 13 gets 2C
+    deck += diamonds + hearts
+    deck += [*spades[:11], spades[12], spades[11]]
+    board = Board("sun-2", deck=deck)
+    for k in range(8):
+        board.push(Move.deal())
+        for n in range(1, 14):
+            if k in (4, 7) and n == 12:
+                continue  # leave AC, then AS, on ray 12
+            target = Target.ACES if k < 4 else Target.KINGS
+            board.push(Move(MoveKind.CARD, n, board.rays[n - 1][-1], Place.RAY, target=target))
+    board.push(Move.gather(12))
+    assert [len(r) for r in board.rays] == [0] * 12 + [1] and board.clouds == [[CARDS[0]]]
+    searcher = _Searcher(board, None, None)
+    state = _State.from_board(board)
+    found = searcher.moves(state)[0]
+    assert sorted(m[4] for m in found) == [0, 39]  # AS from the cloud, AC from ray 13
+    assert 39 in [m[4] for m in searcher._persistent(state, found)]
+    after = board.copy()
+    after.push(Move.parse("r13:AC>K"))
+    assert after.is_legal(Move.wind([CARDS[0]]))  # a position the search must still reach

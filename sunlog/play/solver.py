@@ -15,9 +15,11 @@ on a real :class:`~sunlog.engine.board.Board`, which writes the canonical moves 
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
+from itertools import accumulate
 from typing import Any
 
 from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
@@ -269,6 +271,7 @@ _SUN_FIT = _fit_table(_sun_fit)
 _UP = bytes(code // 14 + code % 14 for code in range(14 * 14))
 _SUN3_FIT = _fit_table(_sun3_fit)
 _SUIT = bytes(c // 13 for c in range(52))
+_SUIT_OF = bytes(c // 13 if c < 52 else 4 for c in range(256))  # for bytes.translate
 _RANK = bytes(c % 13 for c in range(52))
 
 # ------------------------------------------------------------------ search state
@@ -363,6 +366,7 @@ class _Searcher:
         prune: bool = True,
     ) -> None:
         self.variant = board.variant
+        self.reduce = prune  # independent cards: a closed set of suits first (docs/solver.md)
         self.prune = prune  # the lost-proofs and safe moves after the wind (docs/solver.md)
         self.sun3 = board.variant is Variant.SUN3
         self.can_open = board.variant is not Variant.SUN2
@@ -669,6 +673,15 @@ class _Searcher:
     def _children(self, s: _State, budget: int) -> list[tuple[_Step, int]]:
         """The moves from ``s`` with the deviation budget each child keeps (-1: unbounded)."""
         found, actions, parks = self.moves(s)
+        if (
+            self.reduce
+            and len(found) > 1
+            and not self.sun3
+            and (s.stage == 4 or (budget == 0 and _WIND_MOVE not in actions))
+        ):
+            # Only card moves to the foundations are tried here until nothing fits (after
+            # the wind, or where no deviation is left): a closed set of suits goes first.
+            found = self._persistent(s, found)
         out = [(m, budget) for m in found]
         if actions:
             if not found or budget < 0:
@@ -696,6 +709,75 @@ class _Searcher:
                     out.append((m, budget))
         return out
 
+    def _persistent(self, s: _State, found: list[_Step]) -> list[_Step]:
+        """A persistent subset of ``found`` where only card moves to the foundations are
+        allowed until nothing fits: the moves of a closed set of suits (docs/solver.md,
+        *Independent cards*). Every position where nothing fits that ``found`` reaches, the
+        subset reaches too."""
+        fsuits = 0
+        counts = [0, 0, 0, 0]
+        for m in found:
+            suit = _SUIT[m[4]]
+            fsuits |= 1 << suit
+            counts[suit] += 1
+        if fsuits & (fsuits - 1) == 0:
+            return found  # one suit only: nothing to choose
+        code = s.found
+        rays = s.rays
+        joined = b"\xff".join(rays)
+        ends = list(accumulate([len(ray) + 1 for ray in rays]))  # past each ray's separator
+        open_index = s.open_ray - 1
+        middles = [
+            (1 << _SUIT[row[0]] | 1 << _SUIT[row[-1]], row[1:-1])
+            for row in (*s.clouds, s.row or b"")
+            if len(row) > 2
+        ]
+        # covers[suit]: the suits of the cards that cover a card of ``suit`` that fits now
+        # (on a ray, its outer card; in a cloud or the row, its two end cards). A fluid suit
+        # takes any of its cards: counted as covered by every suit, which is always safe.
+        covers = [0, 0, 0, 0]
+        for suit in range(4):
+            if code[suit] == _FLUID:
+                covers[suit] = 15
+                continue
+            cover = 1 << suit
+            for card in _WANTED[suit * 256 + code[suit]]:
+                at = joined.find(card)
+                while at >= 0:
+                    n = bisect_right(ends, at)
+                    if at != ends[n] - 2 and n != open_index:
+                        cover |= 1 << _SUIT[rays[n][-1]]
+                    at = joined.find(card, at + 1)
+                for ends_of, middle in middles:
+                    if card in middle:
+                        cover |= ends_of
+            covers[suit] = cover
+        for via in range(4):  # close the relation (Warshall): covers[suit] is then S
+            bit = 1 << via
+            for suit in range(4):
+                if covers[suit] & bit:
+                    covers[suit] |= covers[via]
+        # Before the wind, card moves must not empty the rays: the wind would then be possible
+        # (a stage action among card moves). Rays holding a card of the chosen suits cannot
+        # be emptied before one of those suits' moves is played. (Before stage 3 every card
+        # is on a ray; after the wind there are no stage actions.)
+        ray_suits = 15
+        if s.stage == 3:
+            ray_suits = 0
+            for suit in set(joined.translate(_SUIT_OF)):
+                ray_suits |= 1 << suit
+        best, size = 0, len(found)
+        for first in range(4):
+            closed = covers[first]
+            if not fsuits >> first & 1 or closed & fsuits == fsuits or not closed & ray_suits:
+                continue
+            count = sum(counts[suit] for suit in range(4) if closed >> suit & 1)
+            if count < size:
+                best, size = closed, count
+        if not best:
+            return found
+        return [m for m in found if best >> _SUIT[m[4]] & 1]
+
     def _count(self) -> None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -709,6 +791,12 @@ class _Searcher:
 
 
 _COMPLETE4 = bytes((_COMPLETE,)) * 4
+#: ``_WANTED[suit * 256 + code]``: the cards of ``suit`` that fit on its code (sun, sun-2).
+_WANTED = tuple(
+    bytes(suit * 13 + r for r in range(13) if code < 196 and _SUN_FIT[code * 13 + r] >= 0)
+    for suit in range(4)
+    for code in range(256)
+)
 
 
 # ------------------------------------------------------------ realizing a line
