@@ -17,9 +17,10 @@ from collections.abc import Iterator
 import pytest
 from enginekit import random_playout
 
-from sunlog.engine.board import RAYS, Board
+from sunlog.engine.board import RAYS, Board, Stage
 from sunlog.engine.cards import CARDS, Card
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.play.policies import play
 
 TARGETS = [(Target.ACES, None), (Target.ACES1, None), (Target.ACES2, None)]
 TARGETS += [(Target.KINGS, None), *((Target.RAY, n) for n in (1, 2, 7, 13, 14))]
@@ -130,3 +131,59 @@ def test_every_canonical_card_move_takes_the_fast_path(variant: str) -> None:
                 board.pop()
                 continue
             assert move.source in (Place.CLOUD, Place.WIND), move
+
+
+def legal_readings(board: Board, move: Move) -> int:
+    """How many readings of ``move`` the general path finds legal (0 when none is)."""
+    try:
+        readings = board._readings(move)
+    except ValueError:
+        return 0
+    legal = 0
+    for reading in readings:
+        try:
+            board._destination(reading, move)
+        except ValueError:
+            continue
+        legal += 1
+    return legal
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+@pytest.mark.parametrize("seed", range(2))
+def test_a_bare_card_takes_the_fast_path_exactly_when_one_reading_is_legal(
+    variant: str, seed: int
+) -> None:
+    """Every card, bare, onto every target, in every stage: the fast path plays it exactly
+    when the general path finds one legal reading (with the same position), and leaves it
+    to the general path when there is none (the error) or several (same result, or the
+    ambiguity error, which the general path decides)."""
+    deal = 20261202 + seed
+    board = Board(variant, deal=deal)
+    seen = {"one": 0, "none": 0, "several": 0}
+    stages = set()
+    for step, played in enumerate(play(deal, variant, "greedy").move_stack):
+        board.push(played)
+        if step % 3 and board.stage in (Stage.SUNRISE, Stage.SUNSET):  # the others are short
+            continue
+        stages.add(board.stage)
+        before = board.key()
+        for card in CARDS:
+            for target, ray in TARGETS:
+                move = Move(MoveKind.CARD, None, card, None, None, None, target, ray)
+                legal = legal_readings(board, move)
+                expected = general(board, move)
+                if board._push_fast(move):
+                    assert legal == 1, move
+                    assert board.key() == expected, move
+                    board.pop()
+                    assert board.key() == before
+                    seen["one"] += 1
+                else:
+                    assert legal != 1, move
+                    seen["none" if legal == 0 else "several"] += 1
+    wanted = {Stage.SUNRISE, Stage.SUNSET}
+    wanted |= set() if variant == "sun-2" else {Stage.SUN_PLAYS}  # sun-2 opens no ray
+    wanted |= set() if board.is_won() else {Stage.WIND}  # a game may be won before it
+    assert stages >= wanted, stages
+    assert all(seen.values()), seen

@@ -453,14 +453,7 @@ class Board:
         elif source is None:
             if card is None:
                 return False
-            src = dst = None
-            pos = 0
-            for place_src, place_pos, place in self._fast_readings(card):
-                fits = self._fits(card, place, target, target_ray)
-                if fits is not None:
-                    if dst is not None:
-                        return False  # two legal readings: does every one give the same result?
-                    src, pos, dst = place_src, place_pos, fits
+            src, pos, dst = self._bare_reading(card, target, target_ray)
             if dst is None or src is None:
                 return False
         elif source is _P_CLOUD or source is _P_WIND:
@@ -521,51 +514,80 @@ class Board:
         self.move_stack.append(move)
         return True
 
-    def _fast_readings(self, card: Card) -> list[tuple[list[Card], int, Place]]:
-        """Each (pile, pos, place) where ``card`` is playable, once per distinct result as
-        :meth:`_playable` gives them, found without scanning every place: a game holds
-        two copies of a card, and the foundations tell at once whether they hold one (a
-        pile holds a run of its suit), so the search stops once both copies are found."""
-        found: list[tuple[list[Card], int, Place]] = []
+    def _bare_reading(
+        self, card: Card, target: Target | None, target_ray: int | None
+    ) -> tuple[list[Card] | None, int, list[Card] | None]:
+        """The (pile, pos, destination) of the one legal reading of a bare card move (no
+        source named), or destination ``None`` when no reading or more than one is legal.
+
+        Each playable copy once per distinct result, as :meth:`_playable` gives them, found
+        without scanning every place: a game holds two copies of a card, and the
+        foundations tell at once whether they hold one (a pile holds a run of its suit),
+        so the search stops once both copies are found. No list of readings is made, and a
+        copy on a ray, a cloud or the wind row goes where any other would (only a
+        foundation's own top is told apart), so their destination is asked once, and the
+        search is skipped when it is ``None``: then only a foundation's copy may be played.
+        """
         suit = card // 13
-        aces, other = self.foundations[suit], self.foundations[suit + 4]
+        found = self.foundations
+        aces, other = found[suit], found[suit + 4]
+        src: list[Card] | None = None
+        dst: list[Card] | None = None
+        pos = 0
         left = 2  # copies not found yet
         if aces and aces[-1] >= card:
             left -= 1
             if aces[-1] == card and len(aces) > 1 and not self._two_piles:
-                found.append((aces, len(aces) - 1, _P_ACES))
+                dst = self._fits(card, _P_ACES, target, target_ray)
+                if dst is not None:
+                    src, pos = aces, len(aces) - 1
         if other and (other[-1] >= card if self._two_piles else other[-1] <= card):
             left -= 1
             if other[-1] == card and len(other) > 1 and not self._two_piles:
-                found.append((other, len(other) - 1, _P_KINGS))
+                fits = self._fits(card, _P_KINGS, target, target_ray)
+                if fits is not None:
+                    if dst is not None:
+                        return None, 0, None  # two legal readings: the general path decides
+                    src, pos, dst = other, len(other) - 1, fits
         if not left:
-            return found
+            return src, pos, dst
+        fits = self._fits(card, _P_RAY, target, target_ray)
+        if fits is None:
+            return src, pos, dst  # no copy off the foundations may go there
         rays = self.rays
         open_pile = None if self.open_ray is None else rays[self.open_ray - 1]
         if open_pile is not None and card in open_pile:
             last = len(open_pile) - 1
-            for pos in range(last, -1, -1):  # each run of copies once, by its outermost
-                if open_pile[pos] == card:
+            for at in range(last, -1, -1):  # each run of copies once, by its outermost
+                if open_pile[at] == card:
                     left -= 1
-                    if pos == last or open_pile[pos + 1] != card:
-                        found.append((open_pile, pos, _P_RAY))
+                    if at == last or open_pile[at + 1] != card:
+                        if dst is not None:
+                            return None, 0, None
+                        src, pos, dst = open_pile, at, fits
             if left <= 0:
-                return found
+                return src, pos, dst
         for ray in rays:
             if ray and ray[-1] == card and ray is not open_pile:
-                found.append((ray, len(ray) - 1, _P_RAY))
+                if dst is not None:
+                    return None, 0, None
+                src, pos, dst = ray, len(ray) - 1, fits
                 left -= 1
                 if not left:
-                    return found
-        for rows in (self.clouds, (self.wind_row,)) if self.wind_row else (self.clouds,):
-            for row in rows:
-                if row:
-                    if row[0] == card:
-                        found.append((row, 0, _P_CLOUD))
-                    last = len(row) - 1
-                    if last and row[last] == card and (row[0] != card or row.count(card) <= last):
-                        found.append((row, last, _P_CLOUD))
-        return found
+                    return src, pos, dst
+        wind = self.wind_row
+        for row in self.clouds if not wind else [*self.clouds, wind]:
+            if row:
+                if row[0] == card:
+                    if dst is not None:
+                        return None, 0, None
+                    src, pos, dst = row, 0, fits
+                last = len(row) - 1
+                if last and row[last] == card and (row[0] != card or row.count(card) <= last):
+                    if dst is not None:
+                        return None, 0, None
+                    src, pos, dst = row, last, fits
+        return src, pos, dst
 
     def _fits(
         self, card: Card, place: Place | None, target: Target | None, target_ray: int | None

@@ -165,30 +165,31 @@ class Move(NamedTuple):
         m = CARD_MOVE_RE.fullmatch(token)
         if m is None:
             raise InvalidMoveError(f"not a move: {clip(token)!r}")
-        for number in ("ray", "depth", "cloud", "tray"):
-            check_digits(m.group(number) or "")
-        g = m.group
-        card_text = g("card") or g("bare")
+        g = m.groupdict()  # every group at once: one call, not one a group
+        for number in (g["ray"], g["depth"], g["cloud"], g["tray"]):
+            if number is not None:
+                check_digits(number)
+        card_text = g["card"] or g["bare"]
         card = Card.parse(card_text) if card_text else None
         source: Place | None
         index = depth = None
         end = None
-        if g("ray") is not None:
-            source, index = Place.RAY, int(g("ray"))
-            depth = int(g("depth")) if g("depth") is not None else None
-        elif g("cloud") is not None:
-            source, index = Place.CLOUD, int(g("cloud"))
-            end = End(g("cend").upper()) if g("cend") else None
-        elif g("bare") is not None:
+        if g["ray"] is not None:
+            source, index = Place.RAY, int(g["ray"])
+            depth = int(g["depth"]) if g["depth"] is not None else None
+        elif g["cloud"] is not None:
+            source, index = Place.CLOUD, int(g["cloud"])
+            end = End(g["cend"].upper()) if g["cend"] else None
+        elif g["bare"] is not None:
             source = None
-        elif g("pile") is not None:
-            source = Place.ACES if g("pile").upper() == "A" else Place.KINGS
+        elif g["pile"] is not None:
+            source = Place.ACES if g["pile"].upper() == "A" else Place.KINGS
         else:
             source = Place.WIND
-            end = End(g("wend").upper()) if g("wend") else None
-        tgt = g("target").upper()
-        if g("tray") is not None:
-            target, target_ray = Target.RAY, int(g("tray"))
+            end = End(g["wend"].upper()) if g["wend"] else None
+        tgt = g["target"].upper()
+        if g["tray"] is not None:
+            target, target_ray = Target.RAY, int(g["tray"])
         else:
             target, target_ray = _TARGETS[tgt], None
         return cls(MoveKind.CARD, index, card, source, depth, end, target, target_ray)
