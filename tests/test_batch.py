@@ -369,7 +369,10 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes(
     assert by_deal(lines_of(out)) == reference
 
 
-@pytest.mark.parametrize("name", ["winnability.jsonl.gz", "winnability-sun-1m.jsonl.gz"])
+@pytest.mark.parametrize(
+    "name",
+    ["winnability.jsonl.gz", "winnability-sun-1m.jsonl.gz", "winnability-sun-2-1m.jsonl.gz"],
+)
 def test_the_published_table_is_the_committed_results(name: str) -> None:
     """docs/winnability.md's figures are what stats --from makes of docs/data/."""
     loaded = load_results([ROOT / "docs" / "data" / name])
