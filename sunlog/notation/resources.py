@@ -33,24 +33,22 @@ def _packaged_grammar() -> Traversable:
     return resources.files(PACKAGE) / "grammar" / GRAMMAR_FILE
 
 
-def _plain_grammar() -> str | None:
-    """The grammar's file when it is a plain file, inside the package or else in the source
-    checkout, found with ``os.path`` alone: every start-up reads the grammar (its hash
-    tells whether the generated patterns are current), and importlib.resources, with what
-    it imports, costs more than the rest of a one-game check."""
+def _plain_places() -> tuple[str, str]:
+    """Where the grammar lies as a plain file: inside the installed package, and in a
+    source checkout (``<repo>/grammar/sun.lark``), found with ``os.path`` alone: every
+    start-up reads the grammar (its hash tells whether the generated patterns are current),
+    and importlib.resources, with what it imports, costs more than the rest of a one-game
+    check."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for path in (
+    return (
         os.path.join(package, "grammar", GRAMMAR_FILE),
         os.path.join(os.path.dirname(package), "grammar", GRAMMAR_FILE),
-    ):
-        if os.path.isfile(path):
-            return path
-    return None
+    )
 
 
-def _checkout_grammar() -> Path:
-    """The grammar's place in a source checkout: ``<repo>/grammar/sun.lark``."""
-    return Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_FILE
+def _plain_grammar() -> str | None:
+    """The first of :func:`_plain_places` that is a file, if any."""
+    return next((path for path in _plain_places() if os.path.isfile(path)), None)
 
 
 @functools.cache
@@ -60,12 +58,10 @@ def grammar_path() -> Path:
     Raises :class:`FileNotFoundError` when neither the packaged copy nor the
     source checkout's ``grammar/sun.lark`` exists.
     """
-    packaged = _packaged_grammar()
-    if isinstance(packaged, Path) and packaged.is_file():
-        return packaged
-    checkout = _checkout_grammar()
-    if checkout.is_file():
-        return checkout
+    plain = _plain_grammar()
+    if plain is not None:
+        return Path(plain)
+    packaged, checkout = _plain_places()
     raise FileNotFoundError(
         f"cannot find {GRAMMAR_FILE}: looked for {packaged} (installed package) "
         f"and {checkout} (source checkout)"
