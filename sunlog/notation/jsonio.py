@@ -254,14 +254,11 @@ _PLAYED_TEXTS: dict[int, tuple[CardMoved, str]] = {}
 _SPOT_TEXTS: dict[int, tuple[Spot, str]] = {}
 
 
-def _cached(table: dict[int, tuple[Any, str]], key: Any, make: Any) -> str:
-    """The text of ``key`` in ``table``, made by ``make(key)`` when missing."""
-    entry = table.get(id(key))
-    if entry is not None and entry[0] is key:
-        return entry[1]
+def _kept(table: dict[int, tuple[Any, str]], key: Any, text: str) -> str:
+    """Keep ``text`` as ``key``'s in ``table`` (emptied when full) and return it: the
+    callers look a key up themselves first, inline, since a hit is the common case."""
     if len(table) >= _CACHE_MAX:
         table.clear()
-    text: str = make(key)
     table[id(key)] = (key, text)
     return text
 
@@ -289,7 +286,7 @@ def _written_text(gm: GameMove) -> str:
                     _STAGE_TEXTS.clear()
                 text = _STAGE_TEXTS[key] = _encode(move_to_json(gm))[:-1]
             return text
-        return _cached(_WRITTEN_TEXTS, move, lambda _: _encode(move_to_json(gm))[:-1])
+        return _kept(_WRITTEN_TEXTS, move, _encode(move_to_json(gm))[:-1])
     return _encode(move_to_json(gm))[:-1]
 
 
@@ -297,7 +294,7 @@ def _spot_text(spot: Spot) -> str:
     entry = _SPOT_TEXTS.get(id(spot))
     if entry is not None and entry[0] is spot:
         return entry[1]
-    return _cached(_SPOT_TEXTS, spot, lambda s: _encode(_spot_object(s)))
+    return _kept(_SPOT_TEXTS, spot, _encode(_spot_object(spot)))
 
 
 def _card_played_text(played: CardMoved) -> str:
@@ -318,7 +315,7 @@ def _played_text(played: Played) -> str:
         entry = _PLAYED_TEXTS.get(id(played))
         if entry is not None and entry[0] is played:
             return entry[1]
-        return _cached(_PLAYED_TEXTS, played, _card_played_text)
+        return _kept(_PLAYED_TEXTS, played, _card_played_text(played))
     canonical = _encode(str(played.canonical))  # a stage action's: made anew each game
     if type(played) is Dealt:
         return f', "canonical": {canonical}, "dealt": {_card_list(played.cards)}'
