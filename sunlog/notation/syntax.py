@@ -159,6 +159,10 @@ class _Locator:
     def token(self, token: Token) -> tuple[int, int]:
         return self(token.line or 1, token.column or 1)
 
+    def at(self, text: str, pos: int) -> tuple[int, int]:
+        """The file's line and column of offset ``pos`` of the game's ``text``."""
+        return self(text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos))
+
 
 def _assemble(items: list[tuple[str, Any]], where: _Locator, index: int) -> Game:
     """Build a :class:`Game` from the parsed items, attaching comments to moves."""
@@ -453,9 +457,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     m = _WORD.match(text, pos)
     word = m.group() if m else ""
     found = f"'{clip(word)}'" if word else "the end of the game"
-    line = text.count("\n", 0, pos) + 1
-    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    line, column = where(line, column)
+    line, column = where.at(text, pos)
     expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
     previous = clip(_previous_word(text, pos))
     before = _Before.read(text, len(text) if at_end else pos)
@@ -469,9 +471,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         apart = _apart_move(text, pos, word, floor)
         if apart is not None:  # deal AH > A: AH may have been read as a card of the deal
             pos, message, written = apart
-            line = text.count("\n", 0, pos) + 1
-            column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-            line, column = where(line, column)
+            line, column = where.at(text, pos)
             error = LogSyntaxError(message, line=line, column=column, game=index, move=1)
             error.text = written
             return error, _Before.read(text, pos).move_start(pos)
