@@ -309,3 +309,28 @@ def test_a_keyword_glued_to_what_follows(text: str, move: int, why: str) -> None
 def test_a_card_taken_twice_says_it_is_playable_nowhere_now() -> None:
     found = error_of('[Deal "1"]\n1. deal 2. r13:KH>K 3. r13:KH>K *\n')
     assert found["error"]["message"] == ("ray 13 is empty, and no KH is playable anywhere")
+
+
+@pytest.mark.parametrize(
+    ("numbered", "message"),
+    [
+        (
+            "1. deal 2. 3X>A *",
+            "expected a card like QD or 10H, or a source like r5, before '>', found '3X'",
+        ),
+        ("1. deal 2. r5:QX>K *", "expected a card like QD or 10H after ':', found 'QX'"),
+        (
+            "1. deal 2. 3H>Q *",
+            "expected a target after '>': A or K (in sun-3 A, A1, A2 or an "
+            "empty ray like r5), found 'Q'",
+        ),
+        ("1. deal 2. 3. *", "a move number must be followed by a move, found '3.'"),
+    ],
+)
+def test_a_mistyped_card_move_after_its_number_says_what_is_wrong(
+    numbered: str, message: str
+) -> None:
+    """With or without a move number before it, a mistyped card move gets the same message."""
+    found = error_of(f'[Deal "1"]\n{numbered}\n')
+    assert found["error"]["message"] == message
+    assert (found["error"]["move"], found["error"]["column"]) == (2, 12)

@@ -539,6 +539,8 @@ def _diagnose(
     token could be read at all; ``before`` what the text before the word leaves open,
     ``next_word`` the word after it."""
     if _MOVE_NUMBER.fullmatch(previous) and (unexpected is not None or not word):
+        if ">" in word or ":" in word:  # 4. 3X>A: a card move, mistyped: say what is wrong
+            return _diagnose_move(word, found, next_word), True
         return f"a move number must be followed by a move, found {found}", True
     if word.startswith("{") and unexpected is None:
         return "this { comment is never closed: a } must end it", False
