@@ -1,6 +1,6 @@
 """The fast path of ``Board.push`` against its general path, on every form of every move.
 
-``push`` first tries ``_push_fast``, which finds a card's copies straight from the piles
+``push`` first tries ``try_push``, which finds a card's copies straight from the piles
 a move names and plays it when exactly one reading is legal; anything else goes the
 general way (``_resolve_card``), which reads every playable card, checks that all legal
 readings give the same position (SPEC 5.2) and explains faults. Here, at positions of
@@ -106,7 +106,7 @@ def test_the_fast_path_plays_only_what_the_general_path_plays_the_same_way(
         for move in sample:
             expected = general(board, move)
             assert board.key() == before
-            if board._push_fast(move):
+            if board.try_push(move):
                 fast += 1
                 assert board.key() == expected, move
                 board.pop()
@@ -127,7 +127,7 @@ def test_every_canonical_card_move_takes_the_fast_path(variant: str) -> None:
         for move in board.legal_moves():
             if move.kind is not MoveKind.CARD:
                 continue
-            if board._push_fast(move):
+            if board.try_push(move):
                 board.pop()
                 continue
             assert move.source in (Place.CLOUD, Place.WIND), move
@@ -173,7 +173,7 @@ def test_a_bare_card_takes_the_fast_path_exactly_when_one_reading_is_legal(
                 move = Move(MoveKind.CARD, None, card, None, None, None, target, ray)
                 legal = legal_readings(board, move)
                 expected = general(board, move)
-                if board._push_fast(move):
+                if board.try_push(move):
                     assert legal == 1, move
                     assert board.key() == expected, move
                     board.pop()

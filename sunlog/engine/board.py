@@ -391,7 +391,7 @@ class Board:
         """Check ``move`` against every rule and play it."""
         kind = move[0]
         if kind is _K_CARD:
-            if self._push_fast(move):
+            if self.try_push(move):
                 return
             reading, _target, dst = self._resolve_card(move)
             self._apply_card(reading, dst)
@@ -408,13 +408,16 @@ class Board:
             self._apply_wind(self._resolve_wind(move))
         self.move_stack.append(move)
 
-    def _push_fast(self, move: Move) -> bool:
-        """The fast path of :meth:`push` for card moves: find the card's playable copies
-        straight from the piles the move names (a bare card: from the ray tops, the open
-        ray, the ends of the rows and its suit's foundations), and play the move when
-        exactly one reading is legal. Anything else (no legal reading, or several, which
-        SPEC 5.2 accepts only when they give the same position) is left to the general
-        path, which also explains what is wrong or ambiguous. No message is built here."""
+    def try_push(self, move: Move) -> bool:
+        """Play a card move if its one legal reading is found straight away, and say so.
+
+        The fast path of :meth:`push`, for callers that push many moves (the quick lane):
+        the card's playable copies are found straight from the piles the move names (a
+        bare card: from the ray tops, the open ray, the ends of the rows and its suit's
+        foundations). ``False``, with the board unchanged, for anything else (no legal
+        reading, several, which SPEC 5.2 accepts only when they give the same position,
+        or a move that is no card move): :meth:`push` decides those and explains what is
+        wrong or ambiguous. No message is built here."""
         _, n, card, source, depth, end, target, target_ray, _ = move  # one unpacking: hot
         src: list[Card] | None
         dst: list[Card] | None

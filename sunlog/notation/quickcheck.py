@@ -106,66 +106,71 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
         board = new_board(head)
     except LogRuleError:
         return None
-    push = board.push
+    push, try_push = board.push, board.try_push
     known = _WORDS.get
     count = 0
     number = None  # a move number waiting for its move
     stage = None  # a deal or wind still taking the cards it names
     named: list[Card] = []
     rest = iter(words)
-    for word in rest:
-        move = known(word)
-        if move is None and word != "{}":  # a comment: no word to learn
-            move = _learn(word)
-        if stage is not None:
-            if move.__class__ is Card:
-                named.append(move)
+    try:
+        for word in rest:
+            move = known(word)
+            if move.__class__ is Move and stage is None and number is None:
+                count += 1  # the commonest word: a move already read, alone
+                if not try_push(move):  # type: ignore[arg-type]
+                    push(move)  # type: ignore[arg-type]
                 continue
-            if move is None and (card := _annotated_card(word)) is not None:
-                named.append(card)  # the annotation ends the deal or wind
+            if move is None and word != "{}":  # a comment: no word to learn
+                move = _learn(word)
+            if stage is not None:
+                if move.__class__ is Card:
+                    named.append(move)  # type: ignore[arg-type]
+                    continue
+                if move is None and (card := _annotated_card(word)) is not None:
+                    named.append(card)  # the annotation ends the deal or wind
+                    if not _push_stage(push, stage, named):
+                        return None
+                    stage = None
+                    continue
                 if not _push_stage(push, stage, named):
                     return None
                 stage = None
-                continue
-            if not _push_stage(push, stage, named):
-                return None
-            stage = None
-        if move is None:
-            if word == "{}" and number is None:
-                continue
-            return None  # no move, or a comment between a move number and its move
-        kind = move.__class__
-        if kind is int:  # a move number apart from its move
-            if number is not None:
-                return None  # a move number stands right before its move
-            number = move
-            continue
-        if kind is tuple:  # a move number joined to its move
-            if number is not None:
-                return None
-            number, move = move  # type: ignore[misc]
+            if move is None:
+                if word == "{}" and number is None:
+                    continue
+                return None  # no move, or a comment between a move number and its move
             kind = move.__class__
-        if kind is not Move:
-            if move is MoveKind.DEAL or move is MoveKind.WIND:
-                stage, named = move, []  # pushed when the cards it names end
-            elif kind is Card:
-                return None  # a card with no deal or wind before it
-            else:  # open or gather: the ray is the next word, perhaps annotated
-                rays = _RAY_MOVES[move]  # type: ignore[index]
-                ray = next(rest, "")
-                move = rays.get(ray) or rays.get(_unannotated(ray))
-                if move is None:
-                    return None  # a ray beyond 13, written 03, or missing: the general way
-        count += 1
-        if number is not None:
-            if number != count:
-                return None
-            number = None
-        if stage is None:
-            try:
+            if kind is int:  # a move number apart from its move
+                if number is not None:
+                    return None  # a move number stands right before its move
+                number = move
+                continue
+            if kind is tuple:  # a move number joined to its move
+                if number is not None:
+                    return None
+                number, move = move  # type: ignore[misc]
+                kind = move.__class__
+            if kind is not Move:
+                if move is MoveKind.DEAL or move is MoveKind.WIND:
+                    stage, named = move, []  # pushed when the cards it names end
+                elif kind is Card:
+                    return None  # a card with no deal or wind before it
+                else:  # open or gather: the ray is the next word, perhaps annotated
+                    rays = _RAY_MOVES[move]  # type: ignore[index]
+                    ray = next(rest, "")
+                    move = rays.get(ray) or rays.get(_unannotated(ray))
+                    if move is None:
+                        return None  # a ray beyond 13, written 03, or missing
+            count += 1
+            if number is not None:
+                if number != count:
+                    return None
+                number = None
+            if stage is None:
                 push(move)  # type: ignore[arg-type]
-            except ValueError:
-                return None
+    except ValueError:  # an illegal move (or one the general way must read)
+        return None
     if stage is not None and not _push_stage(push, stage, named):
         return None
     if number is not None or check_result(head, board) is not None:

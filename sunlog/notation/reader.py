@@ -98,6 +98,13 @@ def _without_comments(line: str) -> str:
         end = line.find("}", start) + 1 if start >= 0 else 0
         if end and line.find("{", end) < 0:
             return f"{line[:start]} {line[end:]}"
+    elif "{" not in line:  # one line comment, to the end of the line
+        start = line.find(";")
+        end = line.find("\n", start)
+        if end < 0:
+            return f"{line[:start]} "
+        if end == len(line) - 1:
+            return f"{line[:start]} \n"
     parts: list[str] = []
     pos = 0
     starts = _COMMENT_START
@@ -123,66 +130,74 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
     has_tags = False
     in_brace = False
     line_no = 0
-    for line_no, line in enumerate(lines, 1):
-        pos = 0
-        if line_no == 1 and line.startswith("\ufeff"):
-            line = line[1:]
-        n = len(line)
-        if n > MAX_LINE_CHARS or not line.isascii():
-            _check_line(line, line_no)
-        if in_brace:
-            close = line.find("}")
-            if close < 0:
-                chunk.add(line)
-                _check_size(chunk)
-                continue
-            pos = close + 1
-            in_brace = False
-        else:
-            kind = _line_kind(line)
-            if kind != _BOUNDARY:  # nothing here begins or ends a game
-                if kind == _COMMENTS:  # moves and comments: what is outside the comments
-                    outside = _without_comments(line)
-                    brace = outside.find("{")  # a brace comment left open runs on
-                    if brace >= 0:
-                        in_brace, outside = True, outside[:brace]
-                else:
-                    outside = line
-                chunk.parts.append(line)
-                chunk.size += n
-                if not chunk.has_moves and outside and not outside.isspace():  # "" after a BOM
-                    chunk.has_moves = True
-                if chunk.size > MAX_GAME_CHARS:
+    try:
+        for line_no, line in enumerate(lines, 1):
+            pos = 0
+            if line_no == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            n = len(line)
+            if n > MAX_LINE_CHARS or not (line.isascii() or _is_unicode(line)):
+                _check_line(line, line_no)
+            if in_brace:
+                close = line.find("}")
+                if close < 0:
+                    chunk.add(line)
                     _check_size(chunk)
-                continue
-        start = 0
-        while pos < n:
-            m = _LEXEME.match(line, pos)
-            assert m is not None
-            lexeme = m.lastgroup
-            end = m.end()
-            if lexeme == "brace" and not m.group().endswith("}"):
-                in_brace = True
-            elif lexeme == "tag" and chunk.has_moves:
-                chunk.add(line[start:pos])
-                _check_size(chunk)
-                yield chunk
-                chunk, start, has_tags = _Chunk(line_no, pos + 1), pos, True  # this tag begins it
-            elif lexeme == "tag":
-                has_tags = True
-            elif lexeme == "word":
-                if _RESULT_WORD.fullmatch(m.group()):
-                    chunk.add(line[start:end])
-                    chunk.has_moves = True
+                    continue
+                pos = close + 1
+                in_brace = False
+            else:
+                kind = _line_kind(line)
+                if kind != _BOUNDARY:  # nothing here begins or ends a game
+                    if kind == _COMMENTS:  # moves and comments: what is outside the comments
+                        outside = _without_comments(line)
+                        brace = outside.find("{")  # a brace comment left open runs on
+                        if brace >= 0:
+                            in_brace, outside = True, outside[:brace]
+                    else:
+                        outside = line
+                    chunk.parts.append(line)
+                    chunk.size += n
+                    if not chunk.has_moves and outside and not outside.isspace():  # "" after a BOM
+                        chunk.has_moves = True
+                    if chunk.size > MAX_GAME_CHARS:
+                        _check_size(chunk)
+                    continue
+            start = 0
+            while pos < n:
+                m = _LEXEME.match(line, pos)
+                assert m is not None
+                lexeme = m.lastgroup
+                end = m.end()
+                if lexeme == "brace" and not m.group().endswith("}"):
+                    in_brace = True
+                elif lexeme == "tag" and chunk.has_moves:
+                    chunk.add(line[start:pos])
                     _check_size(chunk)
                     yield chunk
-                    chunk, start, has_tags = _Chunk(line_no, end + 1), end, False
-                    pos = end
-                    continue
-                chunk.has_moves = True
-            pos = end
-        chunk.add(line[start:])
-        _check_size(chunk)
+                    # this tag begins the next game
+                    chunk, start, has_tags = _Chunk(line_no, pos + 1), pos, True
+                elif lexeme == "tag":
+                    has_tags = True
+                elif lexeme == "word":
+                    if _RESULT_WORD.fullmatch(m.group()):
+                        chunk.add(line[start:end])
+                        chunk.has_moves = True
+                        _check_size(chunk)
+                        yield chunk
+                        chunk, start, has_tags = _Chunk(line_no, end + 1), end, False
+                        pos = end
+                        continue
+                    chunk.has_moves = True
+                pos = end
+            chunk.add(line[start:])
+            _check_size(chunk)
+    except UnicodeDecodeError as exc:  # from the stream, decoding the next lines
+        raise LogSyntaxError(
+            f"the file is not UTF-8 text ({exc.reason}), at this line or soon after it",
+            line=line_no + 1,
+            column=1,
+        ) from None
     if chunk.has_moves or has_tags or not chunk.is_blank():
         chunk.has_moves = chunk.has_moves or has_tags
         yield chunk
@@ -199,11 +214,14 @@ def _line_kind(line: str) -> int:
     keeps the regex for the result words, whose case folding is the grammar's (``loſt``
     is ``lost`` to both: the long s is the only character beyond ASCII it folds so).
     """
-    low = line.lower()  # beyond ASCII, no character lowers to a letter of won or lost
-    if "[" in low or "*" in low or "won" in low or "lost" in low:
+    if "[" in line or "*" in line:
         return _BOUNDARY
-    if not line.isascii() and "\u017f" in line and _RESULT_IN_LINE.search(line):
-        return _BOUNDARY  # the long s, which the grammar folds to s
+    if "o" in line or "O" in line:  # won and lost both hold one; nothing else folds to it
+        low = line.lower()  # beyond ASCII, no character lowers to a letter of won or lost
+        if "won" in low or "lost" in low:
+            return _BOUNDARY
+        if not line.isascii() and "\u017f" in line and _RESULT_IN_LINE.search(line):
+            return _BOUNDARY  # the long s, which the grammar folds to s
     return _COMMENTS if "{" in line or ";" in line else _MOVES
 
 
@@ -215,6 +233,16 @@ def _check_size(chunk: _Chunk) -> None:
             line=chunk.line,
             column=chunk.column,
         )
+
+
+def _is_unicode(line: str) -> bool:
+    """Whether a line holds no surrogate (what a byte that is not UTF-8 decodes to with
+    ``errors="surrogateescape"``): a quick test before :func:`_check_line` names one."""
+    try:
+        line.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_line(line: str, line_no: int) -> None:
@@ -247,32 +275,11 @@ def _size(chars: int) -> str:
     return f"{chars} characters"
 
 
-class _Lines:
-    """The lines of a stream, each read at most a little past :data:`MAX_LINE_CHARS`
-    (so a hostile line is never held whole), counted so that a decoding error has a place."""
-
-    __slots__ = ("_next", "count")
-
-    def __init__(self, source: TextIO | Iterable[str]) -> None:
-        readline = getattr(source, "readline", None)
-        lines = iter(partial(readline, MAX_LINE_CHARS + 2), "") if readline else iter(source)
-        self._next = lines.__next__
-        self.count = 0
-
-    def __iter__(self) -> _Lines:
-        return self
-
-    def __next__(self) -> str:
-        try:
-            line = self._next()
-        except UnicodeDecodeError as exc:
-            raise LogSyntaxError(
-                f"the file is not UTF-8 text ({exc.reason}), at this line or soon after it",
-                line=self.count + 1,
-                column=1,
-            ) from None
-        self.count += 1
-        return line
+def _lines(source: TextIO | Iterable[str]) -> Iterator[str]:
+    """The lines of a stream, each read at most a little past :data:`MAX_LINE_CHARS`, so
+    that a hostile line is never held whole (:func:`_chunks` names a decoding error's line)."""
+    readline = getattr(source, "readline", None)
+    return iter(partial(readline, MAX_LINE_CHARS + 2), "") if readline else iter(source)
 
 
 # -------------------------------------------------------------------- parsing
@@ -309,7 +316,7 @@ def game_texts(source: TextIO | Iterable[str]) -> Iterator[GameText]:
     and a stream with no game at all: the games before the fault are yielded first.
     """
     index = 0
-    for chunk in _chunks(_Lines(source)):
+    for chunk in _chunks(_lines(source)):
         if chunk.has_moves:
             index += 1
         yield GameText(chunk.text, chunk.line, chunk.column, index if chunk.has_moves else 0)
