@@ -118,14 +118,14 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
             move = known(word)
             if move.__class__ is Move and stage is None and number is None:
                 count += 1  # the commonest word: a move already read, alone
-                if not try_push(move):  # type: ignore[arg-type]
-                    push(move)  # type: ignore[arg-type]
+                if not try_push(move):
+                    push(move)
                 continue
             if move is None and word != "{}":  # a comment: no word to learn
                 move = _learn(word)
             if stage is not None:
                 if move.__class__ is Card:
-                    named.append(move)  # type: ignore[arg-type]
+                    named.append(move)
                     continue
                 if move is None and (card := _annotated_card(word)) is not None:
                     named.append(card)  # the annotation ends the deal or wind
