@@ -9,7 +9,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from sunlog.notation.errors import LogError, LogSyntaxError
@@ -88,13 +87,14 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str | CliError]:
         if path == STDIN:
             yield path
             continue
-        p = Path(path)
-        if p.is_dir():
-            found = _logs_below(str(p))
+        if os.path.isdir(path):
+            from pathlib import PurePath  # its spelling of the directory (a/./b as a/b)
+
+            found = _logs_below(str(PurePath(path)))
             if not found:
                 yield CliError(f"no {LOG_SUFFIX} logs in this directory", path=path)
             yield from found
-        elif p.exists():
+        elif os.path.exists(path):
             yield path
         else:
             try:  # the OS's own words: a loop of links is not a missing file

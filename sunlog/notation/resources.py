@@ -9,14 +9,13 @@ repository, beside the package directory. The schemas are package data in
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # importlib.resources is imported only when a plain file will not do
+if TYPE_CHECKING:  # importlib.resources and pathlib are imported only when needed
     from importlib.resources.abc import Traversable
+    from pathlib import Path
 
 __all__ = ["grammar_path", "grammar_text", "schema"]
 
@@ -58,6 +57,8 @@ def grammar_path() -> Path:
     Raises :class:`FileNotFoundError` when neither the packaged copy nor the
     source checkout's ``grammar/sun.lark`` exists.
     """
+    from pathlib import Path  # not on the way of a check
+
     plain = _plain_grammar()
     if plain is not None:
         return Path(plain)
@@ -99,6 +100,8 @@ def schema(name: str) -> dict[str, Any]:
     name = name.removesuffix(".json")
     if not _SCHEMA_NAME.fullmatch(name) or ".." in name:
         raise ValueError(f"not a schema name: {name!r}")
+    import json  # not on the way of a check
+
     loaded = json.loads(_schema_text(name))
     if not isinstance(loaded, dict):
         raise ValueError(f"schema {name!r} is not a JSON object")

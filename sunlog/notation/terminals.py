@@ -9,12 +9,15 @@ Regenerate with ``python -m sunlog.notation.terminals``; a test fails while this
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from functools import cache
-from pathlib import Path
 
 from sunlog.notation.resources import grammar_text
+
+try:  # the interpreter's own SHA-256: hashlib's import of OpenSSL costs more than a check
+    from _sha256 import sha256  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # another Python than CPython 3.11
+    from hashlib import sha256
 
 __all__ = ["GRAMMAR_SHA256", "grammar_digest", "patterns"]
 
@@ -41,7 +44,7 @@ _PATTERNS: dict[str, str] = {
 
 def grammar_digest() -> str:
     """The SHA-256 of the grammar file's text."""
-    return hashlib.sha256(grammar_text().encode("utf-8")).hexdigest()
+    return str(sha256(grammar_text().encode("utf-8")).hexdigest())
 
 
 @cache
@@ -66,6 +69,8 @@ def _generated() -> str:
 
 def main() -> None:
     """Rewrite this file's generated part from the grammar."""
+    from pathlib import Path
+
     path = Path(__file__)
     text = path.read_text(encoding="utf-8")
     start = text.index("GRAMMAR_SHA256 = ")
