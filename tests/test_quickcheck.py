@@ -434,3 +434,39 @@ def test_a_move_number_joined_to_its_move_is_read_each_time_and_not_kept() -> No
     assert "1.deal" not in quickcheck._WORDS and "2.deal" not in quickcheck._WORDS
     assert quickcheck._WORDS.get("3.") == 3
     assert quick_check('[Deal "7"]\n1.deal 3.deal *\n') is None  # the number still counts
+
+
+def test_the_odd_spaces_are_every_space_split_takes_that_the_grammar_does_not() -> None:
+    """The list the quick lane tests for is exactly the white space of str.split() and of
+    the regex ``\\s`` that is not the grammar's (space, tab, newline, form feed, return)."""
+    odd = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) not in " \t\n\f\r"]
+    assert "".join(odd) == quickcheck._ODD_SPACES
+    spaces = re.compile(r"\s")
+    assert [c for c in map(chr, range(0x110000)) if spaces.match(c)] == sorted(
+        " \t\n\f\r" + quickcheck._ODD_SPACES
+    )
+
+
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from("ab \t\n\x0b\x1c\x1f\xa0\u2003\u2660\u3000"), max_size=30))
+def test_odd_spaces_are_found_in_ascii_text_and_beyond(text: str) -> None:
+    expected = re.search(r"[^\S \t\n\f\r]", text) is not None
+    assert quickcheck._odd_space(text) is expected
+
+
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from('a\\" '), max_size=12))
+def test_a_tag_value_with_escapes_reads_as_the_general_way_reads_it(value: str) -> None:
+    """\\\\ and \\" read from left to right, as the reader reads them; any other escape
+    (or a value the tag pattern does not take) sends the game the general way."""
+    text = f'[Event "{value}"]\n[Deal "7"]\ndeal *\n'
+    tags, _ = quickcheck._tags(text)
+    try:
+        games = read_games(io.StringIO(text))
+        general_tags = next(games).tags
+    except LogError:
+        general_tags = None
+    if tags is not None and tags and tags[0].name == "Event":
+        assert general_tags is not None
+        assert (tags[0].name, tags[0].value) == (general_tags[0].name, general_tags[0].value)
+    assert_agree(text)

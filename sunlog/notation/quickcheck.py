@@ -46,10 +46,15 @@ _COMMENT = re.compile(
 )
 _CARD_MOVE = re.compile(_TERMINALS["CARD_MOVE"])
 _CARD = re.compile(_TERMINALS["CARD"])
-# White space that str.split() takes but the grammar does not (\v, \x1c-\x1f, \xa0...):
-# with it, words would not be the grammar's tokens. (Any other odd character stays inside
-# a word, which then reads as no move.)
-_ODD_SPACE = re.compile(r"[^\S \t\n\f\r]")
+# White space that str.split() takes but the grammar does not: with it, words would not be
+# the grammar's tokens. (Any other odd character stays inside a word, which then reads as
+# no move.) Every character that str.isspace() and the regex \s take, but for space, \t,
+# \n, \f and \r (a test holds the list to them); in ASCII text only the first five.
+_ODD_SPACES = (
+    "\x0b\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_ODD_SPACE = re.compile(f"[{_ODD_SPACES}]")
 # One tag, after the grammar's white space and comments (either kind, or blanked to {}),
 # each taken whole (possessive: a tag is never read inside a comment); its value may hold
 # escapes.
@@ -57,9 +62,6 @@ _TAG = re.compile(
     r"(?:[ \t\f\r\n]|\{[^}]*+\}|;[^\n]*+)*+"
     r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]'
 )
-# A backslash escaping anything but " or \ (which the general way explains).
-_BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
-_ESCAPE = re.compile(r"\\(.)")
 _SUIT_LETTERS = dict(zip("♠♥♦♣♤♡♢♧", "SHDCSHDC", strict=True))
 _ANNOTATIONS = frozenset(("!!", "??", "!?", "?!", "!", "?"))
 _TAG_NAMES = frozenset(MEANINGFUL_TAGS.values())
@@ -191,10 +193,10 @@ def _tags_and_words(text: str) -> tuple[list[Tag], list[str]] | None:
         blanked = _blank_comments(rest)
         if blanked is None or "[" in blanked:
             return _tags_and_words_slowly(text)  # a comment among the tags, or unclosed
-        if _ODD_SPACE.search(text, 0, pos) or _ODD_SPACE.search(blanked):
+        if _odd_space(text[:pos]) or _odd_space(blanked):
             return None
         rest = blanked
-    elif _ODD_SPACE.search(text):
+    elif _odd_space(text):
         return None
     return tags, rest.split()
 
@@ -206,7 +208,7 @@ def _tags_and_words_slowly(text: str) -> tuple[list[Tag], list[str]] | None:
         # lexer's turn. The regex would try each such "{" to the end: seconds on many.
         return None
     text = _COMMENT.sub(_blank_comment, text)
-    if _ODD_SPACE.search(text):
+    if _odd_space(text):
         return None
     tags, pos = _tags(text)
     return None if tags is None else (tags, text[pos:].split())
@@ -223,10 +225,11 @@ def _tags(text: str) -> tuple[list[Tag] | None, int]:
         if name not in _TAG_NAMES and name.lower() in MEANINGFUL_TAGS:
             return None, 0  # a miscased Variant or Deal: the general way warns of it
         value = match.group(2)
-        if "\\" in value:
-            if _BAD_ESCAPE.search(value):
-                return None, 0
-            value = _ESCAPE.sub(_unescaped, value)
+        if "\\" in value:  # \\ and \" only, read from left to right
+            parts = value.split("\\\\")
+            if any(part.count("\\") != part.count('\\"') for part in parts):
+                return None, 0  # another escape: the general way explains it
+            value = "\\".join([part.replace('\\"', '"') for part in parts])
         tags.append(Tag(name, value))
         pos = match.end()
         match = _TAG.match(text, pos)
@@ -260,8 +263,14 @@ def _blank_comments(text: str) -> str | None:
     return "".join(parts)
 
 
-def _unescaped(match: re.Match[str]) -> str:
-    return match.group(1)
+def _odd_space(text: str) -> bool:
+    """Whether ``text`` holds white space the grammar does not take (:data:`_ODD_SPACES`):
+    ``in`` tests for ASCII text, several times faster than the regex."""
+    if text.isascii():
+        return (
+            "\x0b" in text or "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+        )
+    return _ODD_SPACE.search(text) is not None
 
 
 def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card]) -> bool:

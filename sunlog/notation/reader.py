@@ -149,7 +149,12 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
             else:
                 kind = _line_kind(line)
                 if kind != _BOUNDARY:  # nothing here begins or ends a game
-                    if kind == _COMMENTS:  # moves and comments: what is outside the comments
+                    if kind == _COMMENTS and chunk.has_moves and not ("{" in line and ";" in line):
+                        # Only whether a brace comment is left open: the last { is after
+                        # the last } (a line comment alone leaves none open).
+                        in_brace = line.rfind("{") > line.rfind("}")
+                        outside = ""
+                    elif kind == _COMMENTS:  # moves and comments: what is outside the comments
                         outside = _without_comments(line)
                         brace = outside.find("{")  # a brace comment left open runs on
                         if brace >= 0:
