@@ -118,11 +118,20 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
     try:
         for word in rest:
             move = known(word)
-            if move.__class__ is Move and stage is None and number is None:
-                count += 1  # the commonest word: a move already read, alone
-                if not try_push(move):
-                    push(move)
-                continue
+            if stage is None:  # the commonest words: a move already read, or its number
+                kind = move.__class__
+                if kind is Move:
+                    count += 1
+                    if number is not None:
+                        if number != count:
+                            return None
+                        number = None
+                    if not try_push(move):  # type: ignore[arg-type]  # kind is Move
+                        push(move)  # type: ignore[arg-type]
+                    continue
+                if kind is int and number is None:
+                    number = move
+                    continue
             if move is None and word != "{}":  # a comment: no word to learn
                 move = _learn(word)
             if stage is not None:
