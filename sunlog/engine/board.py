@@ -170,7 +170,9 @@ class Board:
         return sum(map(len, self.foundations))
 
     def is_won(self) -> bool:
-        return self.on_foundations() == 104
+        """All 104 cards on the foundations. A pile holds at most 13 (a run of one suit), so
+        a first pile short of 13 says no without counting the others."""
+        return len(self.foundations[0]) == 13 and self.on_foundations() == 104
 
     def status(self) -> Status:
         """``won``, ``lost`` or ``playing`` exactly as SPEC 3.7 defines them."""
