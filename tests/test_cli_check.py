@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -424,3 +426,18 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     assert shown.exit_code == 0
     assert len(json_lines(shown)) == 3
     assert "checking" in shown.stderr
+
+
+def test_an_empty_path_is_a_usage_error_not_the_current_directory(tmp_path: Path) -> None:
+    """``sunlog check "$LOG"`` with LOG unset: said plainly, exit 2, nothing else checked."""
+    (tmp_path / "a.sun").write_text('[Deal "1"]\ndeal *\n', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "sunlog", "check", ""],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "sunlog: an empty path names no file (is a variable unset?)"
+    assert result.stdout == ""

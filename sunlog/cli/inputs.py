@@ -87,6 +87,9 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str | CliError]:
         if path == STDIN:
             yield path
             continue
+        if not path:  # an unset shell variable, most likely
+            yield CliError("an empty path names no file (is a variable unset?)")
+            continue
         if os.path.isdir(path):
             from pathlib import PurePath  # its spelling of the directory (a/./b as a/b)
 
