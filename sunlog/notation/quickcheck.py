@@ -202,12 +202,23 @@ def _tags_and_words(text: str) -> tuple[list[Tag], list[str]] | None:
         blanked = _blank_comments(rest)
         if blanked is None or "[" in blanked:
             return _tags_and_words_slowly(text)  # a comment among the tags, or unclosed
-        if _odd_space(text[:pos]) or _odd_space(blanked):
-            return None
         rest = blanked
-    elif _odd_space(text):
+    if ">" in rest and not rest.isascii():
+        rest = _suits_as_letters(rest)
+    if _odd_space(rest):  # (in a tag's value, or a comment, odd space is only text)
         return None
     return tags, rest.split()
+
+
+def _suits_as_letters(text: str) -> str:
+    """A game's moves with each suit symbol right before a ``>`` written as its letter
+    (``K♠>K`` as ``KS>K``): the same moves, in ASCII text, whose words the table already
+    knows. Only a card's suit stands before ``>`` in a card move (a source ends with a
+    digit, L, R, w, A or K), so no word reads otherwise than it did."""
+    for symbol, letter in _SUIT_LETTERS.items():
+        if symbol in text:
+            text = text.replace(symbol + ">", letter + ">")
+    return text
 
 
 def _tags_and_words_slowly(text: str) -> tuple[list[Tag], list[str]] | None:
