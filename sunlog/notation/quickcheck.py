@@ -203,11 +203,17 @@ def _tags_and_words(text: str) -> tuple[list[Tag], list[str]] | None:
         if blanked is None or "[" in blanked:
             return _tags_and_words_slowly(text)  # a comment among the tags, or unclosed
         rest = blanked
-    if ">" in rest and not rest.isascii():
-        rest = _suits_as_letters(rest)
-    if _odd_space(rest):  # (in a tag's value, or a comment, odd space is only text)
-        return None
-    return tags, rest.split()
+    words = _words(rest)
+    return None if words is None else (tags, words)
+
+
+def _words(moves: str) -> list[str] | None:
+    """The words of a game's text after its tags, comments blanked; ``None`` where
+    ``str.split()`` would split at white space the grammar does not take (in a tag's value
+    or a comment, odd space is only text)."""
+    if ">" in moves and not moves.isascii():
+        moves = _suits_as_letters(moves)
+    return None if _odd_space(moves) else moves.split()
 
 
 def _suits_as_letters(text: str) -> str:
@@ -228,10 +234,11 @@ def _tags_and_words_slowly(text: str) -> tuple[list[Tag], list[str]] | None:
         # lexer's turn. The regex would try each such "{" to the end: seconds on many.
         return None
     text = _COMMENT.sub(_blank_comment, text)
-    if _odd_space(text):
-        return None
     tags, pos = _tags(text)
-    return None if tags is None else (tags, text[pos:].split())
+    if tags is None:
+        return None
+    words = _words(text[pos:])
+    return None if words is None else (tags, words)
 
 
 def _tags(text: str) -> tuple[list[Tag] | None, int]:

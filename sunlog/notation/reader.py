@@ -91,20 +91,9 @@ def _without_comments(line: str) -> str:
 
     The regex tries every ``{`` of a line that never closes it, each to the line's end: on
     a line of many ``{`` it took seconds. Here the first such ``{`` ends the brace search.
-    A line of moves with one brace comment (the commonest) takes two ``find`` calls.
+    (:func:`_chunks` asks for it only until a game has moves: after that, a line's
+    comments matter only for whether a brace comment stays open.)
     """
-    if ";" not in line:
-        start = line.find("{")
-        end = line.find("}", start) + 1 if start >= 0 else 0
-        if end and line.find("{", end) < 0:
-            return f"{line[:start]} {line[end:]}"
-    elif "{" not in line:  # one line comment, to the end of the line
-        start = line.find(";")
-        end = line.find("\n", start)
-        if end < 0:
-            return f"{line[:start]} "
-        if end == len(line) - 1:
-            return f"{line[:start]} \n"
     parts: list[str] = []
     pos = 0
     starts = _COMMENT_START
