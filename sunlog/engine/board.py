@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from enum import Enum, IntEnum
+from itertools import chain
 from typing import Any
 
 from sunlog.engine.cards import CARDS, Card, Suit
@@ -906,8 +907,8 @@ class Board:
         return list(named)
 
     def _apply_deal(self, cards: list[Card]) -> None:
-        for ray, card in zip(self.rays, cards, strict=True):
-            ray.append(card)
+        assert len(cards) == RAYS
+        any(map(list.append, self.rays, cards))  # one card onto each ray, at C speed
         if self._named is not None:
             for card in cards:
                 self._named[card] += 1
@@ -954,8 +955,7 @@ class Board:
         ray.clear()
         room = RAYS - n
         dealt = min(room, len(cards))
-        for i in range(dealt):
-            self.rays[n + i].append(cards[i])
+        any(map(list.append, self.rays[n : n + dealt], cards))  # onto the next rays
         cloud = len(cards) > room
         if cloud:
             self.clouds.append(cards[room:])
@@ -968,7 +968,7 @@ class Board:
 
     def _collected(self) -> list[Card]:
         """The cards the wind collects: clouds in order, left to right, then rays 1..13."""
-        return [c for cloud in self.clouds for c in cloud] + [c for ray in self.rays for c in ray]
+        return [*chain.from_iterable(self.clouds), *chain.from_iterable(self.rays)]
 
     def _resolve_wind(self, move: Move) -> list[Card]:
         if self.is_won():
