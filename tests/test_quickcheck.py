@@ -129,6 +129,9 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\n1.{} deal *', "a comment joined to a move number"),
         ('[Deal "7"]\n1.2.deal *', "two move numbers joined"),
         ('[Deal "7"]\n1.5H *', "a card joined to a move number"),
+        ('[Deal "7"]\n1.deal 2.deal.3.deal *', "a move number joined after a move"),
+        ('[Deal "7"]\n1.deal 2 .deal *', "a move number's dot apart from it"),
+        ('[Deal "7"]\n1.deal .2.deal *', "a dot before a move number"),
         ('[Deal "7"]\n' + "deal " * 8 + "open 1 !? *", "an annotation apart from its ray"),
         ('[Deal "7"]\n' + "deal " * 8 + "open! 1 *", "an annotated open keyword"),
         ('[Deal "7"]\n2. deal *', "a wrong move number"),
@@ -168,6 +171,23 @@ def test_escapes_joined_numbers_and_annotated_rays_take_the_quick_lane(
 ) -> None:
     assert quick_check(text) == ValidGame(1, moves, "*")
     assert general(text) == [(1, True, moves, "*")]
+
+
+@pytest.mark.parametrize("apart", [False, True])
+def test_joined_numbers_beside_a_source_with_a_dot_take_the_quick_lane(apart: bool) -> None:
+    """A cloud's end (c3.L:9D>A) holds a dot too: move numbers joined to their moves are
+    then read word by word (the words are not split at each dot), and still agree."""
+    board = play(97, "sun-2", "greedy")
+    moves = write_game(Game.of_moves(board.move_stack, [Tag("Deal", "97")])).split("\n\n")[1]
+    words = re.findall(r"(?:open|gather) \d+|\S+", moves)[:-1]  # each move, no result
+    assert any(".L:" in w or ".R:" in w for w in words)
+    numbered = " ".join(f"{i}.{' ' if apart else ''}{w}" for i, w in enumerate(words, 1))
+    text = f'[Variant "sun-2"]\n[Deal "97"]\n{numbered}\n*\n'
+    assert quick_check(text) == ValidGame(1, len(words), "*")
+    assert general(text) == [(1, True, len(words), "*")]
+    broken = text.replace(".L:", ". L:", 1).replace(".R:", ". R:", 1)
+    assert quick_check(broken) is None
+    assert_agree(broken)
 
 
 def test_suit_symbols_and_text_beyond_ascii_in_tags_take_the_quick_lane() -> None:

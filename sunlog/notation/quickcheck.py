@@ -46,6 +46,9 @@ _COMMENT = re.compile(
 )
 _CARD_MOVE = re.compile(_TERMINALS["CARD_MOVE"])
 _CARD = re.compile(_TERMINALS["CARD"])
+# A "." of a source (a depth in a ray, a cloud's or the wind row's end: r5.2:QD>K, c3.L>A),
+# not of a move number: what a move number's "." is never followed by.
+_SOURCE_DOT = re.compile(r"\.(?:[LRlr]|[0-9]+)[:>]")
 # White space that str.split() takes but the grammar does not: with it, words would not be
 # the grammar's tokens. (Any other odd character stays inside a word, which then reads as
 # no move.) Every character that str.isspace() and the regex \s take, but for space, \t,
@@ -69,11 +72,11 @@ _TABLE_MAX = 50_000
 # Word -> what it reads as: card moves as the grammar's CARD_MOVE reads them, cards (named
 # by a deal or wind), the stage keywords, which stand for their kind (a deal or wind takes
 # the cards after it, an open or gather the ray number after it) and move numbers (an
-# int). A move number joined to its move reads as both (a tuple), read each time and not
-# kept: the table would hold every move of a log once for each number it is played at
-# (18,000 such words in 1,500 games), a table too large for the processor's caches that
-# no file repeats much. When the table is full it starts again: the words a log repeats
-# are soon back.
+# int). A move number joined to its move, where :func:`_words` could not set it apart,
+# reads as both (a tuple), read each time and not kept: the table would hold every move
+# of a log once for each number it is played at (18,000 such words in 1,500 games), a
+# table too large for the processor's caches that no file repeats much. When the table
+# is full it starts again: the words a log repeats are soon back.
 _Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
 _WORDS: dict[str, _Entry] = {}
 _STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
@@ -213,6 +216,12 @@ def _words(moves: str) -> list[str] | None:
     or a comment, odd space is only text)."""
     if ">" in moves and not moves.isascii():
         moves = _suits_as_letters(moves)
+    if "." in moves and not _SOURCE_DOT.search(moves):
+        # Each move number apart from its move (7.JC>K as 7. JC>K): two words the table
+        # knows, where the joined word is read anew each time. The grammar reads the same:
+        # only MOVE_NUMBER and a source hold a ".", and a space after MOVE_NUMBER changes
+        # nothing. A "." elsewhere still leaves a word that reads as nothing.
+        moves = moves.replace(".", ". ")
     return None if _odd_space(moves) else moves.split()
 
 
