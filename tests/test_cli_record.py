@@ -169,7 +169,38 @@ def test_a_physical_game_asks_for_the_thirteen_cards(tmp_path: Path) -> None:
     log = tmp_path / "table.sun"
     result = run("record", log, input="moves\ndeal\n")
     assert "also legal: deal C1 ... C13" in result.stdout
-    assert "refused: move 1 'deal'" in result.stderr
+    assert "deal 1: type the 13 cards it names, ray 1 first (undo drops it)" in result.stdout
+    assert "deal 1 was not finished, and is not written: deal" in result.stdout
+    assert result.exit_code == 0, result.stderr
+    assert log.read_text() == '[Variant "sun"]\n\n*\n'
+
+
+def test_a_deal_of_real_cards_is_typed_over_several_lines(tmp_path: Path) -> None:
+    log = tmp_path / "table.sun"
+    typed = "deal\n3H 5S 2H 7S 10D KH\n2S 3S 4S 5C 6C 7C\n8C r6:KH>K\n"
+    result = run("record", log, input=typed)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert out[:4] == [
+        "deal 1: type the 13 cards it names, ray 1 first (undo drops it)",
+        "deal 1 names 6 so far, 7 cards to come: type them (undo drops it)",
+        "deal 1 names 12 so far, 1 card to come: type it (undo drops it)",
+        "move 1: deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C",
+    ]
+    assert out[4] == "move 2: r6:KH>K"
+    assert moves_of(log) == ["deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C", "r6:KH>K"]
+    assert log.read_text().endswith("\ndeal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C r6:KH>K\n*\n")
+
+
+def test_undo_drops_an_unfinished_deal_and_a_wrong_rest_refuses_it_whole(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "table.sun"
+    result = run("record", log, input="deal 3H 5S\nundo\ndeal 3H\n5S 5S 5S\n")
+    assert "took back deal 1: deal 3H 5S" in result.stdout
+    assert "refused: move 1 'deal 3H 5S 5S 5S'" in result.stderr
+    assert "names 4 cards, not 13" in result.stderr
+    assert result.exit_code == 1
     assert log.read_text() == '[Variant "sun"]\n\n*\n'
 
 
@@ -243,6 +274,30 @@ def test_record_on_a_terminal_survives_sigkill(tmp_path: Path) -> None:
     child.close()
     assert moves_of(log) == ["deal", "r1:AC>A", "r9:AS>A", "r2:2S>A"]
     assert log.read_text().endswith("r2:2S>A\n*\n")
+
+
+def test_the_prompt_counts_the_cards_a_deal_still_has_to_name(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    log = tmp_path / "table.sun"
+    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "sunlog", "record", str(log)],
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+        env=env,
+    )
+    child.expect_exact("move 1> ")
+    child.sendline("deal 3H 5S 2H 7S 10D KH 2S 3S 4S")
+    child.expect_exact("move 1, 4 cards to come> ")
+    child.sendline("5C 6C 7C 8C")
+    child.expect_exact("move 1: deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C")
+    child.expect_exact("move 2> ")
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert moves_of(log) == ["deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C"]
 
 
 def test_a_file_in_a_missing_directory_is_an_io_error_naming_it(tmp_path: Path) -> None:

@@ -3,6 +3,8 @@ the log's text valid after every accepted move, undo, and the result written at 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sunlog.engine.board import Status, Variant
@@ -10,6 +12,7 @@ from sunlog.notation import parse_games
 from sunlog.notation.replay import replay
 from sunlog.notation.session import MAX_TYPED_CHARS, Session, SessionError
 
+ROOT = Path(__file__).resolve().parent.parent
 DEAL = 20261129
 PHYSICAL_DEAL = "deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C"
 
@@ -186,10 +189,60 @@ def test_finish_on_quit_ends_with_a_star() -> None:
 
 def test_a_physical_game_names_its_deals() -> None:
     session = Session.new()
-    assert session.play("deal").error is not None
     played = session.play(PHYSICAL_DEAL)
-    assert played.error is None
+    assert played.error is None and played.pending == ""
     assert session.board.deal_number is None and session.board.deals == 1
+
+
+@pytest.mark.parametrize(
+    "typed", ["deal", "deal 3H 5S", "deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C"]
+)
+def test_a_deal_of_real_cards_may_go_on_on_the_next_line(typed: str) -> None:
+    session = Session.new()
+    before = session.text
+    played = session.play(typed)
+    assert played.error is None and played.moves == ()
+    assert played.pending == typed and played.to_come == 14 - len(typed.split())
+    assert session.text == before  # nothing written until the deal is whole
+
+
+def test_moves_before_an_unfinished_deal_are_written_and_the_deal_waits() -> None:
+    session = Session.new()
+    session.play(PHYSICAL_DEAL)
+    played = session.play("r6:KH>K deal AS 9C")
+    assert [gm.text for gm in played.moves] == ["r6:KH>K"]
+    assert played.written == "r6:KH>K" and played.error is None
+    assert (played.pending, played.to_come) == ("deal AS 9C", 11)
+    assert session.text.endswith(PHYSICAL_DEAL + "\nr6:KH>K\n")
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C 9C", "a deal of 14 cards"),
+        ("deal 3H 5S r1:3H>A", "a move after a deal of 2 cards"),
+        ("deal 3H 5S 3H 3H", "a third 3H"),
+    ],
+)
+def test_a_deal_that_is_wrong_whatever_comes_next_is_refused(typed: str, why: str) -> None:
+    played = Session.new().play(typed)
+    assert played.error is not None and played.pending == "", why
+
+
+def test_a_short_deal_where_the_deck_is_known_is_refused() -> None:
+    played = Session.new(deal=DEAL).play("deal 3H")
+    assert played.error is not None and played.pending == ""
+
+
+def test_the_wind_of_real_cards_may_go_on_on_the_next_line() -> None:
+    text = "".join((ROOT / "samples" / "physical.sun").read_text().splitlines(True)[:40])
+    session = Session(text)
+    assert session.play("wind").to_come == 5
+    played = session.play("wind KH QS")
+    assert (played.error, played.pending, played.to_come) == (None, "wind KH QS", 3)
+    assert session.play("wind KH 5C").error is not None  # 5C was not collected
+    assert session.play("wind KH KH").error is not None  # one KH is left to collect
+    assert session.play("wind KH QS KS JS QH").error is None
 
 
 def test_a_line_of_comments_only_is_written() -> None:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 #: The commands besides moves, as ``help`` lists them.
 COMMANDS = {
-    "undo": "take back the last move",
+    "undo": "take back the last move (or the deal or wind still naming its cards)",
     "moves": "list the legal moves",
     "board": "show the board again",
     "help": "show this help",
@@ -213,6 +213,9 @@ class _Shell:
         self.canonical = canonical
         self.interactive = interactive
         self.refused = 0
+        # A deal or wind of real cards whose cards go on on the next line, and how many.
+        self.pending = ""
+        self.to_come = 0
 
     # ---------------------------------------------------------------- output
 
@@ -280,7 +283,10 @@ class _Shell:
             word = line.strip().lower()
             if word in ("quit", "exit"):
                 break
-            if word in COMMANDS:
+            if word == "undo" and self.pending:
+                self.say(f"took back {self._unfinished()}: {self.pending}")
+                self.pending, self.to_come = "", 0
+            elif word in COMMANDS:
                 self._command(word)
             elif self._play(line):
                 return self.refused
@@ -295,7 +301,8 @@ class _Shell:
         _complete_with(lambda: [str(m) for m in self.session.legal_moves()] + list(COMMANDS))
         while True:
             try:
-                yield input(f"move {len(self.session.moves) + 1}> ")
+                more = f", {reports.plural(self.to_come, 'card')} to come" if self.pending else ""
+                yield input(f"move {len(self.session.moves) + 1}{more}> ")
             except (EOFError, KeyboardInterrupt):
                 self.say("")
                 return
@@ -325,6 +332,9 @@ class _Shell:
         """Check and write one line of moves; ``True`` when the game is over."""
         from sunlog.notation.session import SessionError
 
+        if self.pending:  # the deal or wind the last line left naming its cards goes on
+            line = f"{self.pending} {line.strip()}"
+            self.pending, self.to_come = "", 0
         try:
             played = self.session.play(line, canonical=self.canonical)
         except SessionError as exc:
@@ -338,6 +348,9 @@ class _Shell:
                 self.say(f"move {number}: {gm.text}{gm.annotation or ''}")
         if played.error is not None:
             self._refuse(line.strip(), played)
+        if played.pending:
+            self.pending, self.to_come = played.pending, played.to_come
+            self.say(self._awaiting())
         if self.session.over:
             token = self.session.finish()
             self.log.sync(self.session.text)
@@ -360,7 +373,29 @@ class _Shell:
         else:
             err("nothing written: type it again, or help")
 
+    def _unfinished(self) -> str:
+        """What the pending text begins: ``deal 3`` (its number among the deals), ``the wind``."""
+        if self.pending.split(maxsplit=1)[0].lower().startswith("deal"):
+            return f"deal {self.session.board.deals + 1}"
+        return "the wind"
+
+    def _awaiting(self) -> str:
+        """What the pending deal or wind names so far, and what it waits for."""
+        from sunlog.notation.reader import parse_games
+
+        games = parse_games(self.pending)
+        move = games[0].moves[-1].move if games and games[0].moves else None
+        named = len(move.cards or ()) if move is not None else 0
+        what, cards = self._unfinished(), reports.plural(self.to_come, "card")
+        if not named:
+            row = ", left to right" if what == "the wind" else ", ray 1 first"
+            return f"{what}: type the {cards} it names{row} (undo drops it)"
+        them = "it" if self.to_come == 1 else "them"
+        return f"{what} names {named} so far, {cards} to come: type {them} (undo drops it)"
+
     def _finish(self) -> None:
+        if self.pending:
+            self.say(f"{self._unfinished()} was not finished, and is not written: {self.pending}")
         if self.session.result is None:
             token = self.session.finish("*")
             self.log.sync(self.session.text)

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 
-from sunlog.engine.board import Board, Status, Variant
-from sunlog.engine.moves import Move
+from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
+from sunlog.engine.cards import CARDS
+from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import LogError, LogRuleError
 from sunlog.notation.game import Game, GameMove
 from sunlog.notation.reader import read_games
@@ -51,11 +54,19 @@ class Played:
     of the line, if any.
 
     The fault's ``column`` counts in the typed line (1-based), ``line`` is ``None``.
+
+    A line that ends inside a deal or the wind of a game played with real cards, naming
+    fewer cards than it must, is no fault: cards are named as they are dealt, and the rest
+    may come on the next line. ``pending`` is then that move's text as typed, which the
+    next line goes on (nothing of it is written yet), and ``to_come`` the number of cards
+    it still has to name.
     """
 
     moves: tuple[GameMove, ...]
     written: str
     error: LogError | None = None
+    pending: str = ""
+    to_come: int = 0
 
 
 def _line_starts(text: str) -> list[int]:
@@ -170,9 +181,15 @@ class Session:
         result = replay(game, canonical=canonical)
         accepted = game.moves[before : result.moves]
         error = result.error
+        pending, to_come = "", 0
         if error is not None:
             error = self._in_typed(error, candidate, len(self.text))
+            to_come = _cards_to_come(game, result.moves, result.board)
+            if to_come and error.column is not None:
+                pending, error = typed[error.column - 1 :], None
         if not accepted:
+            if pending:
+                return Played((), "", None, pending, to_come)
             if error is None:  # comments only: they join the last move (or the start)
                 self._update(candidate)
                 return Played((), typed)
@@ -180,7 +197,7 @@ class Session:
         if canonical:
             assert result.canonical is not None
             written = _canonical_text(accepted, result.canonical[before:])
-        elif error is None:  # the whole line, as typed: the log just read is the new one
+        elif error is None and not pending:  # the whole line, as typed: the log just read
             self.text, self.game, self.board = candidate, game, result.board
             return Played(accepted, typed)
         else:
@@ -190,7 +207,7 @@ class Session:
             end += len(last.annotation or "")
             written = candidate[len(self.text) : end]
         self._update(self.text + written + "\n")
-        return Played(self.moves[before:], written, error)
+        return Played(self.moves[before:], written, error, pending, to_come)
 
     def _refuse_result(self, typed: str, moves: int) -> LogError:
         """A line that holds a result token or a tag: record writes those itself."""
@@ -240,6 +257,36 @@ class Session:
     def legal_moves(self) -> list[Move]:
         """The legal moves now, canonical (those whose cards must be named aside)."""
         return [] if self.over else self.board.legal_moves()
+
+
+def _cards_to_come(game: Game, replayed: int, board: Board) -> int:
+    """How many cards the game's last move, a deal or the wind that failed on ``board``
+    (the position before it), has still to name when naming too few was its only fault,
+    in a game whose cards are named (no deck known); else 0."""
+    if replayed != len(game.moves) - 1:
+        return 0
+    move = game.moves[-1].move
+    named = move.cards or ()
+    if move.kind is MoveKind.DEAL:
+        if board.stock is not None or board.deals >= DEALS or len(named) >= RAYS:
+            return 0
+        in_play = [*board.foundations, *board.clouds, *board.rays, board.wind_row or []]
+        left = Counter({card: 2 for card in CARDS}) - Counter(chain.from_iterable(in_play))
+        rest = [*(left - Counter(named)).elements()][: RAYS - len(named)]
+        whole = Move.deal((*named, *rest))  # the deal with cards still in the stock added
+    elif move.kind is MoveKind.WIND and board.deal_number is None:
+        collected = Counter(chain(*board.clouds, *board.rays))
+        if Counter(named) - collected:
+            return 0
+        rest = [*(collected - Counter(named)).elements()]
+        whole = Move.wind((*named, *rest))  # the row with the cards it lacks added
+    else:
+        return 0
+    try:  # legal once whole: naming too few was its only fault
+        board.copy().push(whole)
+    except ValueError:
+        return 0
+    return len(rest)
 
 
 def _canonical_text(moves: tuple[GameMove, ...], forms: tuple[Move, ...]) -> str:
