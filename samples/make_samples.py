@@ -220,7 +220,7 @@ def invalid(out: Path, won_deal: int, won: Board) -> None:
     written = str(card_move)
     bad = written.replace(f":{card_move.card}>", ":1S>", 1)
     write_invalid(
-        folder / "bad-card.sun", base.replace(written, bad, 1), "expected a card like QD or 10H"
+        folder / "bad-card.sun", base.replace(written, bad, 1), "an ace is written A"
     )
 
     # 2. an illegal move: a card buried in a ray, sent to its aces pile.

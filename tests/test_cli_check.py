@@ -122,7 +122,7 @@ def test_directory_checks_every_sun_file_below_it_sorted(tmp_path: Path) -> None
 def test_invalid_game_is_reported_with_path_line_column_move_and_caret() -> None:
     result = run("check", BAD_CARD)
     assert result.exit_code == 1
-    why = "expected a card like QD or 10H after ':', found '1S'"
+    why = "an ace is written A: write r5:AS>K"
     assert result.stdout.splitlines() == [
         f"{BAD_CARD}:6:6: move 2 'r5:1S>K': {why}",
         "  deal r5:1S>K r13:KH>K",

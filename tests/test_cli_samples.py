@@ -33,7 +33,7 @@ EXPECTED_ERRORS = {
         6,
         "AC>A can be read 2 ways with different results: write r11:AC>A or r13:AC>A",
     ),
-    "bad-card.sun": (2, 6, 6, "expected a card like QD or 10H after ':', found '1S'"),
+    "bad-card.sun": (2, 6, 6, "an ace is written A: write r5:AS>K"),
     "bad-tag.sun": (None, 2, 1, "unknown variant 'sun-4': expected sun, sun-2 or sun-3"),
     "false-result.sun": (None, 10, 1, "the log says won, but only 16 of the 104 cards"),
     "illegal-move.sun": (

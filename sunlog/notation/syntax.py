@@ -9,6 +9,7 @@ before the error kept. This is also where the scanner's token patterns come from
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any, NamedTuple, cast
 
@@ -516,6 +517,13 @@ def _apart_move(text: str, pos: int, word: str, floor: int) -> tuple[int, str, s
         if len(words) >= k and _CARD_MOVE_WORD.fullmatch(joined):
             written = " ".join(words[:k])
             return start, f"a card move is one word, without spaces: write {clip(joined)}", written
+    if len(words) >= 2:  # r5 QD>K, r5:QD K: the ':' or the '>' left out for a space
+        first, second = words[0], words[1]
+        for glue, what in ((":", "a source and its card"), (">", "a card and its target")):
+            joined = first + glue + second
+            if glue not in (first[-1:], second[:1]) and _CARD_MOVE_WORD.fullmatch(joined):
+                message = f"{what} are joined by '{glue}', without a space: write {clip(joined)}"
+                return start, message, f"{first} {second}"
     return None
 
 
@@ -589,11 +597,50 @@ def _diagnose(
 _GLUED_KEYWORD = re.compile(r"(deal|open|gather|wind)(?=[^\W_]|[♠♥♦♣♤♡♢♧])", re.IGNORECASE)
 
 
+# Typos a hand-written card move makes: tried in turn on a word that is no card move, the
+# first that makes one is named, with what it gets wrong (_repaired).
+_ARROW = re.compile(r"(?:-|=|–|—|>)+>|→")
+_SEPARATOR = re.compile(r"^(r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?)[-.;,/=_]", re.I)
+_ODD_RANK = re.compile(r"(?<![0-9])(1[oO]|1[1-3]?|0)(?=[SHDCshdc♠♥♦♣♤♡♢♧])")
+_RANK_FIXES = {"1o": "10", "1O": "10", "1": "A", "0": "10", "11": "J", "12": "Q", "13": "K"}
+
+
+def _odd_rank(word: str) -> tuple[str, str]:
+    """``word`` with a rank written as a number (1, 11-13, 0, 1O) as the notation writes it."""
+    found = _ODD_RANK.search(word)
+    if found is None:
+        return word, ""
+    rank = found.group(1)
+    why = _TEN_WITH_O if rank.lower() == "1o" else _RANK_HINTS[rank]
+    return word[: found.start()] + _RANK_FIXES[rank] + word[found.end() :], why
+
+
+_REPAIRS: tuple[Callable[[str], tuple[str, str]], ...] = (
+    lambda w: (_ARROW.sub(">", w), "the arrow is written > alone"),
+    lambda w: (_SEPARATOR.sub(r"\1:", w), "a source and its card are joined by ':'"),
+    lambda w: (w.rstrip(",.;"), "moves are separated by spaces only"),
+    _odd_rank,
+)
+
+
+def _repaired(word: str) -> str | None:
+    """What a word that is no card move gets wrong, and the move it then is
+    (``r1:AC->A``: the arrow is written > alone: write r1:AC>A); ``None`` if no typo of
+    :data:`_REPAIRS` makes it one."""
+    for repair in _REPAIRS:
+        fixed, why = repair(word)
+        if fixed != word and _CARD_MOVE_WORD.fullmatch(fixed):
+            return f"{why}: write {clip(fixed)}"
+    return None
+
+
 def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
     glued = _GLUED_KEYWORD.match(word)
     if glued is not None:
         keyword = glued.group(1).lower()
         return f"a space must follow {keyword!r}: write {keyword} {clip(word[glued.end() :])}"
+    if not _CARD_MOVE_WORD.fullmatch(word) and (repaired := _repaired(word)) is not None:
+        return repaired
     apart = next_word[:1] in (">", ":") or word.endswith((">", ":"))
     if apart and not _CARD_MOVE_WORD.fullmatch(word):
         return (
