@@ -219,9 +219,7 @@ def invalid(out: Path, won_deal: int, won: Board) -> None:
     card_move = next(m for m in head if m.kind is MoveKind.CARD)
     written = str(card_move)
     bad = written.replace(f":{card_move.card}>", ":1S>", 1)
-    write_invalid(
-        folder / "bad-card.sun", base.replace(written, bad, 1), "an ace is written A"
-    )
+    write_invalid(folder / "bad-card.sun", base.replace(written, bad, 1), "an ace is written A")
 
     # 2. an illegal move: a card buried in a ray, sent to its aces pile.
     board = Board(Variant.SUN, deal=won_deal)
