@@ -699,6 +699,7 @@ SYNTAX_ERRORS = [
         None,
         "this { comment is never closed: a } must end it",
     ),
+    ("1) deal", 2, 1, 1, "1)", "a move number is written with a dot, as '1.', found '1)'"),
     # Typos of a card move written by hand: what is wrong, and the move meant.
     ("deal r5:QD->K", 2, 6, 2, "r5:QD->K", "the arrow is written > alone: write r5:QD>K"),
     ("deal r5:QD=>K", 2, 6, 2, "r5:QD=>K", "the arrow is written > alone: write r5:QD>K"),

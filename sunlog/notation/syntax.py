@@ -577,10 +577,11 @@ def _diagnose(
         )
     if _RESULT_WORD.fullmatch(word):
         return f"a result token ends a game; it cannot follow {previous!r}", False
-    if re.fullmatch(r"\d+\.?", word):
+    if re.fullmatch(r"\d+[.)]?", word):  # 3, 3) as people number lists: 3.
         if previous.endswith("."):
             return f"a move number must be followed by a move, found {found}", True
-        return f"a move number is written with a dot, as '{word.rstrip('.')}.', found {found}", True
+        number = word.rstrip(".)")
+        return f"a move number is written with a dot, as '{number}.', found {found}", True
     if not word:
         if previous.lower() in ("open", "gather"):
             return f"expected a ray number 1 to 13 after '{previous.lower()}', found {found}", True
