@@ -117,7 +117,8 @@ def test_a_deal_of_12_cards_says_where_it_ends() -> None:
     )
     tagged = error_of(f'[Deal "1"]\ndeal {" ".join(DEAL1.split()[:12])} *\n')
     assert tagged["error"]["message"] == (
-        "deal 1 names 12 cards, not 13 (one per ray): it ends at 10D, before the result token"
+        "deal 1 names 12 cards, not 13 (one per ray): it ends at 10D, before the result "
+        "token; the Deal tag fixes the deck: deal alone deals its cards"
     )
 
 

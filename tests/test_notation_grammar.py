@@ -699,6 +699,16 @@ SYNTAX_ERRORS = [
         None,
         "this { comment is never closed: a } must end it",
     ),
+    (
+        "deal r5:QD> r6:QS>K",
+        2,
+        6,
+        2,
+        "r5:QD>",
+        "expected a target after '>': A or K (in sun-3 A, A1, A2 or an empty ray like r5), "
+        "found none",
+    ),
+    ("deal r5: deal", 2, 6, 2, "r5:", "expected a card like QD or 10H after ':', found none"),
     ("1) deal", 2, 1, 1, "1)", "a move number is written with a dot, as '1.', found '1)'"),
     # Typos of a card move written by hand: what is wrong, and the move meant.
     ("deal r5:QD->K", 2, 6, 2, "r5:QD->K", "the arrow is written > alone: write r5:QD>K"),

@@ -232,6 +232,17 @@ def test_a_deal_that_is_wrong_whatever_comes_next_is_refused(typed: str, why: st
 def test_a_short_deal_where_the_deck_is_known_is_refused() -> None:
     played = Session.new(deal=DEAL).play("deal 3H")
     assert played.error is not None and played.pending == ""
+    assert played.error.message == (
+        "deal 1 names 1 card, not 13 (one per ray): it ends at 3H, at the end of the line; "
+        "the Deal tag fixes the deck: deal alone deals its cards"
+    )
+
+
+def test_what_ends_a_typed_line_is_the_end_of_the_line() -> None:
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    error = session.play("open").error
+    assert error is not None and str(error).endswith("found the end of the line")
 
 
 def test_the_wind_of_real_cards_may_go_on_on_the_next_line() -> None:

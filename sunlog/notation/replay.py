@@ -173,14 +173,15 @@ def _explained(game: Game, index: int, board: Board, exc: ValueError) -> str:
     if board.deals >= DEALS:  # a ninth deal: the game before it may lack its result
         return message + NEW_GAME_HINT
     if named is not None and len(named) != RAYS:
-        return _deal_size(game, index, board.deals + 1, named)
+        return _deal_size(game, index, board, named)
     if named is not None and board.stock is None and board.deals:  # a third copy named
         return message + NEW_GAME_HINT
     return message
 
 
-def _deal_size(game: Game, index: int, deal: int, named: tuple[Card, ...]) -> str:
-    """A deal naming more or fewer than 13 cards: how many, and where it ends."""
+def _deal_size(game: Game, index: int, board: Board, named: tuple[Card, ...]) -> str:
+    """A deal naming more or fewer than 13 cards on ``board``: how many, and where it ends."""
+    deal = board.deals + 1
     count = f"{len(named)} card" if len(named) == 1 else f"{len(named)} cards"
     head = f"deal {deal} names {count}, not 13 (one per ray)"
     if not named:
@@ -197,7 +198,8 @@ def _deal_size(game: Game, index: int, deal: int, named: tuple[Card, ...]) -> st
         after = "before the result token"
     else:
         after = "at the end of the game"
-    return f"{head}: it ends at {named[-1]}, {after}"
+    known = "; the Deal tag fixes the deck: deal alone deals its cards" if board.stock else ""
+    return f"{head}: it ends at {named[-1]}, {after}{known}"
 
 
 def _forms(wanted: bool, forms: list[Move]) -> tuple[Move, ...] | None:

@@ -223,11 +223,15 @@ class Session:
 
     @staticmethod
     def _in_typed(error: LogError, candidate: str, start: int) -> LogError:
-        """The fault with its column counted in the typed line, which begins at ``start``."""
+        """The fault with its column counted in the typed line, which begins at ``start``;
+        what ends the game's text there is the end of the typed line."""
         if error.line is not None and error.column is not None:
             offset = _offset(_line_starts(candidate), error.line, error.column)
             error.column = max(1, offset - start + 1)
         error.line = None
+        if "the end of the game" in error.message:
+            error.message = error.message.replace("the end of the game", "the end of the line")
+            error.args = (error.message,)
         return error
 
     def undo(self) -> GameMove:

@@ -642,6 +642,19 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
         return f"a space must follow {keyword!r}: write {keyword} {clip(word[glued.end() :])}"
     if not _CARD_MOVE_WORD.fullmatch(word) and (repaired := _repaired(word)) is not None:
         return repaired
+    ends = (  # nothing of the move follows: the game ends, or the next move begins
+        not next_word
+        or _RESULT_WORD.fullmatch(next_word)
+        or _CARD_MOVE_WORD.fullmatch(next_word)
+        or next_word.lower() in ("deal", "open", "gather", "wind")
+    )
+    if ends and word.endswith(">") and ">" not in word[:-1]:
+        return (
+            "expected a target after '>': A or K (in sun-3 A, A1, A2 or an empty ray like "
+            "r5), found none"
+        )
+    if ends and word.endswith(":") and ":" not in word[:-1]:
+        return "expected a card like QD or 10H after ':', found none"
     apart = next_word[:1] in (">", ":") or word.endswith((">", ":"))
     if apart and not _CARD_MOVE_WORD.fullmatch(word):
         return (
