@@ -192,6 +192,16 @@ def test_a_deal_of_real_cards_is_typed_over_several_lines(tmp_path: Path) -> Non
     assert log.read_text().endswith("\ndeal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C r6:KH>K\n*\n")
 
 
+def test_an_unfinished_deal_keeps_its_move_number(tmp_path: Path) -> None:
+    log = tmp_path / "table.sun"
+    typed = "1. DEAL 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C\n7C 8C\n2. r6:KH>K 3. deal AS\n"
+    result = run("record", log, input=typed)
+    assert result.exit_code == 0, result.stderr
+    assert "deal 1 names 11 so far, 2 cards to come" in result.stdout
+    assert "deal 2 was not finished, and is not written: 3. deal AS" in result.stdout
+    assert "\n1. DEAL 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C\n2. r6:KH>K\n*\n" in log.read_text()
+
+
 def test_undo_drops_an_unfinished_deal_and_a_wrong_rest_refuses_it_whole(
     tmp_path: Path,
 ) -> None:

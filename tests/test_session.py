@@ -214,6 +214,8 @@ def test_moves_before_an_unfinished_deal_are_written_and_the_deal_waits() -> Non
     assert played.written == "r6:KH>K" and played.error is None
     assert (played.pending, played.to_come) == ("deal AS 9C", 11)
     assert session.text.endswith(PHYSICAL_DEAL + "\nr6:KH>K\n")
+    numbered = session.play("3. deal 2C")  # the move number goes with the deal
+    assert (numbered.moves, numbered.pending, numbered.to_come) == ((), "3. deal 2C", 12)
 
 
 @pytest.mark.parametrize(

@@ -375,7 +375,8 @@ class _Shell:
 
     def _unfinished(self) -> str:
         """What the pending text begins: ``deal 3`` (its number among the deals), ``the wind``."""
-        if self.pending.split(maxsplit=1)[0].lower().startswith("deal"):
+        words = self.pending.lower().split(maxsplit=2)[:2]  # perhaps after its move number
+        if "deal" in words:
             return f"deal {self.session.board.deals + 1}"
         return "the wind"
 

@@ -186,7 +186,9 @@ class Session:
             error = self._in_typed(error, candidate, len(self.text))
             to_come = _cards_to_come(game, result.moves, result.board)
             if to_come and error.column is not None:
-                pending, error = typed[error.column - 1 :], None
+                start = error.column - 1  # the move, with the number written before it
+                number = _TRAILING_NUMBER.search(typed, 0, start)
+                pending, error = typed[number.start() if number else start :], None
         if not accepted:
             if pending:
                 return Played((), "", None, pending, to_come)
