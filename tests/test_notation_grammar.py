@@ -365,16 +365,28 @@ def test_a_bad_escape_in_a_tag_value_is_an_error_at_the_tag() -> None:
 
 
 @pytest.mark.parametrize(
-    "tag",
-    ['[Event-x "a"]', '[Event "a]', "[Event a]", '[Event "a"', '["a"]', '[Event "line\nbreak"]'],
+    ("tag", "hint"),
+    [
+        ('[Event-x "a"]', ""),
+        ('[Event "a]', ""),
+        ('["a"]', ""),
+        ('[Event "line\nbreak"]', ""),
+        ("[Event a]", '; its value is not quoted: write [Event "a"]'),
+        ("[Event Kitchen table ]", '; its value is not quoted: write [Event "Kitchen table"]'),
+        ('[Event "a"', '; it is not closed: write [Event "a"]'),
+        (
+            "[Event \u201ca\u201d]",
+            '; here the quotes are curly: a tag\'s value is in straight double quotes (")',
+        ),
+    ],
 )
-def test_malformed_tags(tag: str) -> None:
+def test_malformed_tags(tag: str, hint: str) -> None:
     game = parse_games(f'[Site "x"]\n{tag}\ndeal *')[0]
     error = game.error
     assert isinstance(error, LogSyntaxError)
     assert error.message == (
         'a tag is written [Name "value"]: a name of letters, digits and _, a value in double '
-        'quotes on one line, with \\" and \\\\ the only escapes'
+        'quotes on one line, with \\" and \\\\ the only escapes' + hint
     )
     assert (error.line, error.column, error.move) == (2, 1, None)
 
@@ -709,6 +721,26 @@ SYNTAX_ERRORS = [
         "found none",
     ),
     ("deal r5: deal", 2, 6, 2, "r5:", "expected a card like QD or 10H after ':', found none"),
+    (
+        "deal\u00a0r5:QD>K",
+        2,
+        5,
+        None,
+        None,
+        "white space the notation does not know stands here, between 'deal' and 'r5:QD>K': "
+        "no-break space (U+00A0); words are apart by spaces, tabs and line breaks only (text "
+        "pasted from a web page or a word processor may hold such a space)",
+    ),
+    (
+        "deal r5:QD>K\x0b",
+        2,
+        13,
+        None,
+        None,
+        "white space the notation does not know stands here: vertical tab (U+000B); words "
+        "are apart by spaces, tabs and line breaks only (text pasted from a web page or a "
+        "word processor may hold such a space)",
+    ),
     ("1) deal", 2, 1, 1, "1)", "a move number is written with a dot, as '1.', found '1)'"),
     # Typos of a card move written by hand: what is wrong, and the move meant.
     ("deal r5:QD->K", 2, 6, 2, "r5:QD->K", "the arrow is written > alone: write r5:QD>K"),

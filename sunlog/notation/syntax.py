@@ -449,6 +449,8 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     else:
         pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
     at = pos
+    if not at_end and at < len(text) and text[at].isspace() and text[at] not in _SPACES:
+        return _odd_space(text, at, where, index)
     floor = _Before.floor(text, pos)  # a tag or comment glued to the word is no part of it
     while pos > floor and not text[pos - 1].isspace():
         pos -= 1
@@ -485,6 +487,8 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
             message, in_move = _diagnose(
                 clip(word), found, expected, previous, unexpected, before, next_word
             )
+            if word.startswith("["):
+                message += _tag_hint(text, pos)
             cut = before.move_start(pos)
             if unexpected == "ANNOTATION" and before.takes_card(word.rstrip("!?")):
                 cut = before.stage_start  # deal ... 7C!!!: the annotation is the deal's
@@ -497,6 +501,60 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         error.text = None
         cut = before.move_start(pos)
     return error, cut
+
+
+_CURLY_QUOTES = "\u201c\u201d\u201e\u201f\u00ab\u00bb\u2018\u2019\u201a\u201b"
+_UNQUOTED_TAG = re.compile(r"\[[ \t]*([A-Za-z0-9_]+)[ \t]+([^\"\]\s][^\"\]]*?)[ \t]*\]")
+_UNCLOSED_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*("(?:[^"\\\n]|\\.)*")[ \t]*$')
+
+
+def _tag_hint(text: str, pos: int) -> str:
+    """What a broken tag at ``pos`` gets wrong, when it is one of the usual slips: curly
+    quotes (a word processor's), a value without quotes, no closing ``]``."""
+    end = text.find("\n", pos)
+    line = text[pos : end if end >= 0 else len(text)].rstrip()
+    if any(quote in line for quote in _CURLY_QUOTES):
+        return "; here the quotes are curly: a tag's value is in straight double quotes (\")"
+    if (m := _UNQUOTED_TAG.match(line)) is not None:
+        return f"; its value is not quoted: write [{m.group(1)} {clip(chr(34) + m.group(2))}\"]"
+    if (m := _UNCLOSED_TAG.match(line)) is not None:
+        return f"; it is not closed: write [{m.group(1)} {clip(m.group(2))}]"
+    return ""
+
+
+#: The white space of the grammar: words are apart by these only.
+_SPACES = " \t\f\r\n"
+#: Names for the white space among the control characters, which Unicode leaves unnamed.
+_CONTROL_SPACES = {
+    "\x0b": "vertical tab",
+    **{c: "information separator" for c in "\x1c\x1d\x1e\x1f"},
+    "\x85": "next-line character",
+}
+
+
+def _odd_space(text: str, at: int, where: _Locator, index: int) -> tuple[LogError, int]:
+    """White space the grammar does not know (a no-break space pasted from a web page, a
+    vertical tab) where the lexer stopped: named, with the words on either side of it."""
+    import unicodedata
+
+    char = text[at]
+    name = _CONTROL_SPACES.get(char) or unicodedata.name(char, "white space").lower()
+    before = text[:at].split()
+    after = text[at + 1 :].split(maxsplit=1)
+    between = ""
+    if before and after:
+        between = f", between {clip(before[-1])!r} and {clip(after[0])!r}"
+    message = (
+        f"white space the notation does not know stands here{between}: {name} "
+        f"(U+{ord(char):04X}); words are apart by spaces, tabs and line breaks only (text "
+        "pasted from a web page or a word processor may hold such a space)"
+    )
+    line, column = where.at(text, at)
+    error = LogSyntaxError(message, line=line, column=column, game=index)
+    start = at
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    return error, _Before.read(text, start).move_start(start)
 
 
 def _apart_move(text: str, pos: int, word: str, floor: int) -> tuple[int, str, str] | None:
