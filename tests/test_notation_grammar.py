@@ -376,7 +376,7 @@ def test_a_bad_escape_in_a_tag_value_is_an_error_at_the_tag() -> None:
         ('[Event "a"', '; it is not closed: write [Event "a"]'),
         (
             "[Event \u201ca\u201d]",
-            '; here the quotes are curly: a tag\'s value is in straight double quotes (")',
+            "; here the quotes are curly: a tag's value is in straight double quotes (\")",
         ),
     ],
 )

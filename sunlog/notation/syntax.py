@@ -516,7 +516,7 @@ def _tag_hint(text: str, pos: int) -> str:
     if any(quote in line for quote in _CURLY_QUOTES):
         return "; here the quotes are curly: a tag's value is in straight double quotes (\")"
     if (m := _UNQUOTED_TAG.match(line)) is not None:
-        return f"; its value is not quoted: write [{m.group(1)} {clip(chr(34) + m.group(2))}\"]"
+        return f'; its value is not quoted: write [{m.group(1)} {clip(chr(34) + m.group(2))}"]'
     if (m := _UNCLOSED_TAG.match(line)) is not None:
         return f"; it is not closed: write [{m.group(1)} {clip(m.group(2))}]"
     return ""
