@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from sunlog.engine.board import Status, Variant
+from sunlog.engine.moves import MoveKind
 from sunlog.notation import parse_games
 from sunlog.notation.replay import replay
-from sunlog.notation.session import MAX_TYPED_CHARS, Session, SessionError
+from sunlog.notation.session import MAX_TYPED_CHARS, Session, SessionError, Unfinished
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL = 20261129
@@ -190,7 +191,7 @@ def test_finish_on_quit_ends_with_a_star() -> None:
 def test_a_physical_game_names_its_deals() -> None:
     session = Session.new()
     played = session.play(PHYSICAL_DEAL)
-    assert played.error is None and played.pending == ""
+    assert played.error is None and played.unfinished is None
     assert session.board.deal_number is None and session.board.deals == 1
 
 
@@ -202,7 +203,8 @@ def test_a_deal_of_real_cards_may_go_on_on_the_next_line(typed: str) -> None:
     before = session.text
     played = session.play(typed)
     assert played.error is None and played.moves == ()
-    assert played.pending == typed and played.to_come == 14 - len(typed.split())
+    named = len(typed.split()) - 1
+    assert played.unfinished == Unfinished(typed, MoveKind.DEAL, 1, named, 13 - named)
     assert session.text == before  # nothing written until the deal is whole
 
 
@@ -212,10 +214,11 @@ def test_moves_before_an_unfinished_deal_are_written_and_the_deal_waits() -> Non
     played = session.play("r6:KH>K deal AS 9C")
     assert [gm.text for gm in played.moves] == ["r6:KH>K"]
     assert played.written == "r6:KH>K" and played.error is None
-    assert (played.pending, played.to_come) == ("deal AS 9C", 11)
+    assert played.unfinished == Unfinished("deal AS 9C", MoveKind.DEAL, 2, 2, 11)
     assert session.text.endswith(PHYSICAL_DEAL + "\nr6:KH>K\n")
     numbered = session.play("3. deal 2C")  # the move number goes with the deal
-    assert (numbered.moves, numbered.pending, numbered.to_come) == ((), "3. deal 2C", 12)
+    assert numbered.moves == ()
+    assert numbered.unfinished == Unfinished("3. deal 2C", MoveKind.DEAL, 2, 1, 12)
 
 
 @pytest.mark.parametrize(
@@ -228,12 +231,12 @@ def test_moves_before_an_unfinished_deal_are_written_and_the_deal_waits() -> Non
 )
 def test_a_deal_that_is_wrong_whatever_comes_next_is_refused(typed: str, why: str) -> None:
     played = Session.new().play(typed)
-    assert played.error is not None and played.pending == "", why
+    assert played.error is not None and played.unfinished is None, why
 
 
 def test_a_short_deal_where_the_deck_is_known_is_refused() -> None:
     played = Session.new(deal=DEAL).play("deal 3H")
-    assert played.error is not None and played.pending == ""
+    assert played.error is not None and played.unfinished is None
     assert played.error.message == (
         "deal 1 names 1 card, not 13 (one per ray): it ends at 3H, at the end of the line; "
         "the Deal tag fixes the deck: deal alone deals its cards"
@@ -250,9 +253,10 @@ def test_what_ends_a_typed_line_is_the_end_of_the_line() -> None:
 def test_the_wind_of_real_cards_may_go_on_on_the_next_line() -> None:
     text = "".join((ROOT / "samples" / "physical.sun").read_text().splitlines(True)[:40])
     session = Session(text)
-    assert session.play("wind").to_come == 5
+    assert session.play("wind").unfinished == Unfinished("wind", MoveKind.WIND, 0, 0, 5)
     played = session.play("wind KH QS")
-    assert (played.error, played.pending, played.to_come) == (None, "wind KH QS", 3)
+    assert played.error is None
+    assert played.unfinished == Unfinished("wind KH QS", MoveKind.WIND, 0, 2, 3)
     assert session.play("wind KH 5C").error is not None  # 5C was not collected
     assert session.play("wind KH KH").error is not None  # one KH is left to collect
     assert session.play("wind KH QS KS JS QH").error is None

@@ -19,11 +19,12 @@ import typer
 from sunlog.cli import common, outputs, reports
 from sunlog.cli.common import LAST_DEAL, app, err, guarded
 from sunlog.cli.inputs import CliError, os_error, read_text
+from sunlog.engine.moves import MoveKind
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
     from sunlog.engine.board import Board
-    from sunlog.notation.session import Played, Session
+    from sunlog.notation.session import Played, Session, Unfinished
 
 #: The commands besides moves, as ``help`` lists them.
 COMMANDS = {
@@ -213,9 +214,7 @@ class _Shell:
         self.canonical = canonical
         self.interactive = interactive
         self.refused = 0
-        # A deal or wind of real cards whose cards go on on the next line, and how many.
-        self.pending = ""
-        self.to_come = 0
+        self.unfinished: Unfinished | None = None  # a deal or wind the next line goes on
 
     # ---------------------------------------------------------------- output
 
@@ -283,9 +282,9 @@ class _Shell:
             word = line.strip().lower()
             if word in ("quit", "exit"):
                 break
-            if word == "undo" and self.pending:
-                self.say(f"took back {self._unfinished()}: {self.pending}")
-                self.pending, self.to_come = "", 0
+            if word == "undo" and self.unfinished is not None:
+                self.say(f"took back {_what(self.unfinished)}: {self.unfinished.text}")
+                self.unfinished = None
             elif word in COMMANDS:
                 self._command(word)
             elif self._play(line):
@@ -301,7 +300,8 @@ class _Shell:
         _complete_with(lambda: [str(m) for m in self.session.legal_moves()] + list(COMMANDS))
         while True:
             try:
-                more = f", {reports.plural(self.to_come, 'card')} to come" if self.pending else ""
+                left = self.unfinished
+                more = f", {reports.plural(left.to_come, 'card')} to come" if left else ""
                 yield input(f"move {len(self.session.moves) + 1}{more}> ")
             except (EOFError, KeyboardInterrupt):
                 self.say("")
@@ -332,9 +332,9 @@ class _Shell:
         """Check and write one line of moves; ``True`` when the game is over."""
         from sunlog.notation.session import SessionError
 
-        if self.pending:  # the deal or wind the last line left naming its cards goes on
-            line = f"{self.pending} {line.strip()}"
-            self.pending, self.to_come = "", 0
+        if self.unfinished is not None:  # the deal or wind the last line left goes on
+            line = f"{self.unfinished.text} {line.strip()}"
+            self.unfinished = None
         try:
             played = self.session.play(line, canonical=self.canonical)
         except SessionError as exc:
@@ -348,9 +348,9 @@ class _Shell:
                 self.say(f"move {number}: {gm.text}{gm.annotation or ''}")
         if played.error is not None:
             self._refuse(line.strip(), played)
-        if played.pending:
-            self.pending, self.to_come = played.pending, played.to_come
-            self.say(self._awaiting())
+        if played.unfinished is not None:
+            self.unfinished = played.unfinished
+            self.say(_awaiting(played.unfinished))
         if self.session.over:
             token = self.session.finish()
             self.log.sync(self.session.text)
@@ -373,35 +373,30 @@ class _Shell:
         else:
             err("nothing written: type it again, or help")
 
-    def _unfinished(self) -> str:
-        """What the pending text begins: ``deal 3`` (its number among the deals), ``the wind``."""
-        words = self.pending.lower().split(maxsplit=2)[:2]  # perhaps after its move number
-        if "deal" in words:
-            return f"deal {self.session.board.deals + 1}"
-        return "the wind"
-
-    def _awaiting(self) -> str:
-        """What the pending deal or wind names so far, and what it waits for."""
-        from sunlog.notation.reader import parse_games
-
-        games = parse_games(self.pending)
-        move = games[0].moves[-1].move if games and games[0].moves else None
-        named = len(move.cards or ()) if move is not None else 0
-        what, cards = self._unfinished(), reports.plural(self.to_come, "card")
-        if not named:
-            row = ", left to right" if what == "the wind" else ", ray 1 first"
-            return f"{what}: type the {cards} it names{row} (undo drops it)"
-        them = "it" if self.to_come == 1 else "them"
-        return f"{what} names {named} so far, {cards} to come: type {them} (undo drops it)"
-
     def _finish(self) -> None:
-        if self.pending:
-            self.say(f"{self._unfinished()} was not finished, and is not written: {self.pending}")
+        if self.unfinished is not None:
+            left = self.unfinished
+            self.say(f"{_what(left)} was not finished, and is not written: {left.text}")
         if self.session.result is None:
             token = self.session.finish("*")
             self.log.sync(self.session.text)
             count = reports.plural(len(self.session.moves), "move")
             self.say(f"{self.log.path}: {count}, ends with {token} (record it again to go on)")
+
+
+def _what(unfinished: Unfinished) -> str:
+    """``deal 3`` (its number among the deals) or ``the wind``."""
+    return f"deal {unfinished.deal}" if unfinished.kind is MoveKind.DEAL else "the wind"
+
+
+def _awaiting(unfinished: Unfinished) -> str:
+    """What an unfinished deal or wind names so far, and what it waits for."""
+    what, cards = _what(unfinished), reports.plural(unfinished.to_come, "card")
+    if not unfinished.named:
+        row = ", ray 1 first" if unfinished.kind is MoveKind.DEAL else ", left to right"
+        return f"{what}: type the {cards} it names{row} (undo drops it)"
+    them = "it" if unfinished.to_come == 1 else "them"
+    return f"{what} names {unfinished.named} so far, {cards} to come: type {them} (undo drops it)"
 
 
 def refusal(error: LogError, typed: str) -> str:

@@ -30,7 +30,7 @@ from sunlog.notation.reader import read_games
 from sunlog.notation.replay import replay
 from sunlog.notation.writer import escape_tag_value, format_comment
 
-__all__ = ["MAX_TYPED_CHARS", "Played", "Session", "SessionError"]
+__all__ = ["MAX_TYPED_CHARS", "Played", "Session", "SessionError", "Unfinished"]
 
 #: A typed line longer than this is refused: one line of moves is far shorter (a wind
 #: naming 90 cards is some 300 characters), and an append stays within one page.
@@ -48,6 +48,20 @@ class SessionError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Unfinished:
+    """A deal or the wind of real cards that a typed line ended inside, naming too few
+    cards: ``text`` as typed (its move number too), which the next line goes on; ``kind``
+    a deal or the wind; ``deal`` a deal's number among the deals (0 for the wind);
+    ``named`` the cards it names so far, ``to_come`` how many more it must name."""
+
+    text: str
+    kind: MoveKind
+    deal: int
+    named: int
+    to_come: int
+
+
+@dataclass(frozen=True, slots=True)
 class Played:
     """What one typed line gave: the moves accepted (maybe none), the text they added to
     the log (a line of comments only is written too), and the fault that refused the rest
@@ -57,16 +71,14 @@ class Played:
 
     A line that ends inside a deal or the wind of a game played with real cards, naming
     fewer cards than it must, is no fault: cards are named as they are dealt, and the rest
-    may come on the next line. ``pending`` is then that move's text as typed, which the
-    next line goes on (nothing of it is written yet), and ``to_come`` the number of cards
-    it still has to name.
+    may come on the next line. ``unfinished`` then holds that move, of which nothing is
+    written yet.
     """
 
     moves: tuple[GameMove, ...]
     written: str
     error: LogError | None = None
-    pending: str = ""
-    to_come: int = 0
+    unfinished: Unfinished | None = None
 
 
 def _line_starts(text: str) -> list[int]:
@@ -181,17 +193,19 @@ class Session:
         result = replay(game, canonical=canonical)
         accepted = game.moves[before : result.moves]
         error = result.error
-        pending, to_come = "", 0
+        unfinished = None
         if error is not None:
             error = self._in_typed(error, candidate, len(self.text))
-            to_come = _cards_to_come(game, result.moves, result.board)
-            if to_come and error.column is not None:
+            if error.column is not None:
                 start = error.column - 1  # the move, with the number written before it
                 number = _TRAILING_NUMBER.search(typed, 0, start)
-                pending, error = typed[number.start() if number else start :], None
+                text = typed[number.start() if number else start :]
+                unfinished = _unfinished(game, result.moves, result.board, text)
+            if unfinished is not None:
+                error = None
         if not accepted:
-            if pending:
-                return Played((), "", None, pending, to_come)
+            if unfinished is not None:
+                return Played((), "", None, unfinished)
             if error is None:  # comments only: they join the last move (or the start)
                 self._update(candidate)
                 return Played((), typed)
@@ -199,7 +213,7 @@ class Session:
         if canonical:
             assert result.canonical is not None
             written = _canonical_text(accepted, result.canonical[before:])
-        elif error is None and not pending:  # the whole line, as typed: the log just read
+        elif error is None and unfinished is None:  # the whole line as typed: the log read
             self.text, self.game, self.board = candidate, game, result.board
             return Played(accepted, typed)
         else:
@@ -209,7 +223,7 @@ class Session:
             end += len(last.annotation or "")
             written = candidate[len(self.text) : end]
         self._update(self.text + written + "\n")
-        return Played(self.moves[before:], written, error, pending, to_come)
+        return Played(self.moves[before:], written, error, unfinished)
 
     def _refuse_result(self, typed: str, moves: int) -> LogError:
         """A line that holds a result token or a tag: record writes those itself."""
@@ -265,17 +279,17 @@ class Session:
         return [] if self.over else self.board.legal_moves()
 
 
-def _cards_to_come(game: Game, replayed: int, board: Board) -> int:
-    """How many cards the game's last move, a deal or the wind that failed on ``board``
-    (the position before it), has still to name when naming too few was its only fault,
-    in a game whose cards are named (no deck known); else 0."""
+def _unfinished(game: Game, replayed: int, board: Board, text: str) -> Unfinished | None:
+    """The game's last move (written ``text``), a deal or the wind that failed on ``board``
+    (the position before it), as :class:`Unfinished` when naming too few cards was its
+    only fault, in a game whose cards are named (no deck known); else ``None``."""
     if replayed != len(game.moves) - 1:
-        return 0
+        return None
     move = game.moves[-1].move
     named = move.cards or ()
     if move.kind is MoveKind.DEAL:
         if board.stock is not None or board.deals >= DEALS or len(named) >= RAYS:
-            return 0
+            return None
         in_play = [*board.foundations, *board.clouds, *board.rays, board.wind_row or []]
         left = Counter({card: 2 for card in CARDS}) - Counter(chain.from_iterable(in_play))
         rest = [*(left - Counter(named)).elements()][: RAYS - len(named)]
@@ -283,16 +297,17 @@ def _cards_to_come(game: Game, replayed: int, board: Board) -> int:
     elif move.kind is MoveKind.WIND and board.deal_number is None:
         collected = Counter(chain(*board.clouds, *board.rays))
         if Counter(named) - collected:
-            return 0
+            return None
         rest = [*(collected - Counter(named)).elements()]
         whole = Move.wind((*named, *rest))  # the row with the cards it lacks added
     else:
-        return 0
+        return None
     try:  # legal once whole: naming too few was its only fault
         board.copy().push(whole)
     except ValueError:
-        return 0
-    return len(rest)
+        return None
+    deal = board.deals + 1 if move.kind is MoveKind.DEAL else 0
+    return Unfinished(text, move.kind, deal, len(named), len(rest))
 
 
 def _canonical_text(moves: tuple[GameMove, ...], forms: tuple[Move, ...]) -> str:
