@@ -938,6 +938,13 @@ def test_move_regex_rejects_what_the_grammar_rejects(token: str) -> None:
     assert not CARD_MOVE_RE.fullmatch(token)
 
 
+def test_spaces_are_the_characters_of_the_grammars_ws() -> None:
+    from sunlog.notation import terminals
+
+    ws = re.compile(terminals.patterns()["WS"])
+    assert [chr(c) for c in range(0x110000) if ws.fullmatch(chr(c))] == sorted(terminals.SPACES)
+
+
 def test_the_scanners_patterns_are_the_grammars_terminals() -> None:
     """sunlog/notation/terminals.py is generated from the grammar: stale, it must be
     regenerated (``python -m sunlog.notation.terminals``), though the reader would still be

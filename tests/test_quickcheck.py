@@ -28,6 +28,7 @@ from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game, Tag
 from sunlog.notation.quickcheck import ValidGame, check_games, quick_check
 from sunlog.notation.replay import replay
+from sunlog.notation.terminals import SPACES
 from sunlog.play.policies import play
 
 #: Examples per property; raise it for a longer hunt: ``SUNLOG_FUZZ_EXAMPLES=5000 pytest ...``.
@@ -458,11 +459,11 @@ def test_a_move_number_joined_to_its_move_is_read_each_time_and_not_kept() -> No
 def test_the_odd_spaces_are_every_space_split_takes_that_the_grammar_does_not() -> None:
     """The list the quick lane tests for is exactly the white space of str.split() and of
     the regex ``\\s`` that is not the grammar's (space, tab, newline, form feed, return)."""
-    odd = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) not in " \t\n\f\r"]
+    odd = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) not in SPACES]
     assert "".join(odd) == quickcheck._ODD_SPACES
     spaces = re.compile(r"\s")
     assert [c for c in map(chr, range(0x110000)) if spaces.match(c)] == sorted(
-        " \t\n\f\r" + quickcheck._ODD_SPACES
+        SPACES + quickcheck._ODD_SPACES
     )
 
 

@@ -17,6 +17,7 @@ from sunlog.engine.cards import Card
 from sunlog.engine.errors import InvalidMoveError
 from sunlog.engine.moves import MAX_DIGITS, PARSED_MOVES, Move, MoveKind
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
+from sunlog.notation.terminals import SPACES
 
 __all__ = ["Scanner"]
 
@@ -40,7 +41,6 @@ _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t
 # A backslash escaping anything but " or \, counted from the start of a run of backslashes.
 _BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
 _ESCAPE = re.compile(r"\\(.)")
-_TRAILING_WS = " \t\f\r\n"  # the characters of the grammar's WS terminal
 _new_move = tuple.__new__  # GameMove is a named tuple: build it without keyword handling
 _STAGE = {"DEAL": MoveKind.DEAL, "WIND": MoveKind.WIND, "OPEN": MoveKind.OPEN}
 _STAGE["GATHER"] = MoveKind.GATHER
@@ -105,7 +105,7 @@ class Scanner:
         end_prev = -1  # where the last move's text ended, for joined annotations
         done = False
         # White space at the end is the grammar's to ignore, not a token that does not fit.
-        for m in self._tokens.finditer(text, 0, len(text.rstrip(_TRAILING_WS))):
+        for m in self._tokens.finditer(text, 0, len(text.rstrip(SPACES))):
             if done:
                 raise _Unfit  # something after the result token
             kind = m.lastgroup

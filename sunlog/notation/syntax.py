@@ -24,7 +24,7 @@ from sunlog.notation.errors import LogError, LogSyntaxError
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
 from sunlog.notation.scanner import Scanner
-from sunlog.notation.terminals import patterns
+from sunlog.notation.terminals import SPACES, patterns
 
 __all__ = ["lark_parser", "parse_game", "terminal_patterns"]
 
@@ -449,7 +449,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     else:
         pos = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
     at = pos
-    if not at_end and at < len(text) and text[at].isspace() and text[at] not in _SPACES:
+    if not at_end and at < len(text) and text[at].isspace() and text[at] not in SPACES:
         return _odd_space(text, at, where, index)
     floor = _Before.floor(text, pos)  # a tag or comment glued to the word is no part of it
     while pos > floor and not text[pos - 1].isspace():
@@ -522,8 +522,6 @@ def _tag_hint(text: str, pos: int) -> str:
     return ""
 
 
-#: The white space of the grammar: words are apart by these only.
-_SPACES = " \t\f\r\n"
 #: Names for the white space among the control characters, which Unicode leaves unnamed.
 _CONTROL_SPACES = {
     "\x0b": "vertical tab",
