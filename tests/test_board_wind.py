@@ -121,7 +121,7 @@ def test_wind_collects_clouds_in_order_then_rays_1_to_13() -> None:
     clouds = [c for cloud in board.clouds for c in cloud]
     by_ray = [*clouds, second, first]
     by_parking = [*clouds, first, second]
-    assert by_ray == collected(board)
+    assert by_ray == collected(board) == board.collected()
     play(board, "wind")
     assert board.wind_row == wind_row(42, by_ray)
     if first != second:

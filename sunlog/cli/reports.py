@@ -335,8 +335,7 @@ def unlisted_moves(board: Board) -> list[str]:
         return []
     if board.stage is Stage.WIND or board.deal_number is not None:
         return []
-    collected = [c for cloud in board.clouds for c in cloud]
-    collected += [c for ray in board.rays for c in ray]
+    collected = board.collected()
     if board.is_legal(Move.wind(collected)):
         n = len(collected)
         return [f"wind C1 ... C{n} (no Deal tag: name the row of the {n} collected cards)"]

@@ -170,6 +170,11 @@ class Board:
         """How many cards lie on the foundations."""
         return sum(map(len, self.foundations))
 
+    def collected(self) -> list[Card]:
+        """The cards the wind collects, in the order it collects them: the clouds in
+        order, each left to right, then rays 1..13, inner card first."""
+        return [*chain.from_iterable(self.clouds), *chain.from_iterable(self.rays)]
+
     def is_won(self) -> bool:
         """All 104 cards on the foundations. A pile holds at most 13 (a run of one suit), so
         a first pile short of 13 says no without counting the others."""
@@ -367,7 +372,7 @@ class Board:
         if move.kind is MoveKind.DEAL and self._deck is not None:
             return Move.deal()
         if move.kind is MoveKind.WIND and self.deal_number is not None:
-            collected = self._collected()
+            collected = self.collected()
             if list(plan[0]) == wind_row(self.deal_number, collected):
                 return Move.wind()
         return move
@@ -966,10 +971,6 @@ class Board:
         self.open_ray = None
         self.stage = Stage.SUNSET
 
-    def _collected(self) -> list[Card]:
-        """The cards the wind collects: clouds in order, left to right, then rays 1..13."""
-        return [*chain.from_iterable(self.clouds), *chain.from_iterable(self.rays)]
-
     def _resolve_wind(self, move: Move) -> list[Card]:
         if self.is_won():
             raise IllegalMoveError("the game is won: no move is legal")
@@ -982,7 +983,7 @@ class Board:
                 f"the wind comes after every ray is gathered or empty: ray {waiting[0]} "
                 f"has not been gathered (gather {waiting[0]} next)"
             )
-        collected = self._collected()
+        collected = self.collected()
         if move.cards is None:
             if self.deal_number is None:
                 raise IllegalMoveError(

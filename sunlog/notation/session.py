@@ -295,7 +295,7 @@ def _unfinished(game: Game, replayed: int, board: Board, text: str) -> Unfinishe
         rest = [*(left - Counter(named)).elements()][: RAYS - len(named)]
         whole = Move.deal((*named, *rest))  # the deal with cards still in the stock added
     elif move.kind is MoveKind.WIND and board.deal_number is None:
-        collected = Counter(chain(*board.clouds, *board.rays))
+        collected = Counter(board.collected())
         if Counter(named) - collected:
             return None
         rest = [*(collected - Counter(named)).elements()]
