@@ -825,6 +825,20 @@ def test_a_syntax_error_keeps_the_moves_before_it() -> None:
     assert result.error is game.error
 
 
+@pytest.mark.parametrize(
+    ("moves", "kept"),
+    [
+        ("deal r5:KC>K\u00a0r13:KH>K", ["deal", "r5:KC>K"]),
+        ("deal r5:KC>K 3.\u00a0r13:KH>K", ["deal", "r5:KC>K"]),
+        ("deal\u00a0r5:KC>K", ["deal"]),
+    ],
+)
+def test_odd_white_space_keeps_the_whole_moves_before_it(moves: str, kept: list[str]) -> None:
+    game = one(HEAD + moves)
+    assert [gm.text for gm in game.moves] == kept
+    assert game.error is not None and "no-break space (U+00A0)" in game.error.message
+
+
 def test_errors_in_later_games_carry_file_positions_and_do_not_stop_the_next() -> None:
     with (DATA / "bad-games.sun").open(encoding="utf-8") as handle:
         games = list(read_games(handle))

@@ -549,10 +549,7 @@ def _odd_space(text: str, at: int, where: _Locator, index: int) -> tuple[LogErro
     )
     line, column = where.at(text, at)
     error = LogSyntaxError(message, line=line, column=column, game=index)
-    start = at
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    return error, _Before.read(text, start).move_start(start)
+    return error, _Before.read(text, at).move_start(at)  # a move it ends stays whole
 
 
 def _apart_move(text: str, pos: int, word: str, floor: int) -> tuple[int, str, str] | None:
