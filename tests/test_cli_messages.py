@@ -60,6 +60,13 @@ def with_card(deal: str, index: int, word: str) -> str:
         ("1D", f"{CARD_SHAPE} (an ace is written A)"),
         ("105", CARD_SHAPE),
         ("10", f"it has no suit; {CARD_SHAPE}"),
+        ("SQ", "it is written rank first, then suit: write QS"),
+        ("H10", "it is written rank first, then suit: write 10H"),
+        (
+            "Q\u2665\ufe0f",
+            "an invisible U+FE0F (a variation selector, which phones and web pages add to "
+            "suit symbols) follows the suit: write QH",
+        ),
         ("7S,", "the cards of a deal are separated by spaces, not commas"),
     ],
 )

@@ -798,6 +798,37 @@ SYNTAX_ERRORS = [
         "10 is written with the digit 0, not the letter O: write r5:10D>K",
     ),
     ("deal r5:0D>K", 2, 6, 2, "r5:0D>K", "a ten is written 10 or T: write r5:10D>K"),
+    ("deal r5:DQ>K", 2, 6, 2, "r5:DQ>K", "a card is written rank first, then suit: write r5:QD>K"),
+    ("deal H10>K", 2, 6, 2, "H10>K", "a card is written rank first, then suit: write 10H>K"),
+    ("deal r5:QDK", 2, 6, 2, "r5:QDK", "a card and its target are joined by '>': write r5:QD>K"),
+    ("deal 2SA", 2, 6, 2, "2SA", "a card and its target are joined by '>': write 2S>A"),
+    (
+        "deal r5:Q\u2666\ufe0f>K",
+        2,
+        6,
+        2,
+        "r5:Q\u2666\ufe0f>K",
+        "an invisible U+FE0F (a variation selector, which phones and web pages add to suit "
+        "symbols) follows the suit: write r5:QD>K",
+    ),
+    (
+        "deal r5:Q>K",
+        2,
+        6,
+        2,
+        "r5:Q>K",
+        "'Q' after ':' has no suit; a card is a rank A 2-10 J Q K (or T) and a suit S H D C, "
+        "like QD or 10H",
+    ),
+    (
+        "deal 7>A",
+        2,
+        6,
+        2,
+        "7>A",
+        "'7' before '>' has no suit; a card is a rank A 2-10 J Q K (or T) and a suit S H D C, "
+        "like QD or 10H",
+    ),
 ]
 
 

@@ -401,6 +401,12 @@ def _not_a_card(word: str, stage: str) -> str:
         )
     if _RANK_RE.fullmatch(word):
         return f"'{shown}' is not a card: it has no suit; {CARD_SHAPE}"
+    plain, why = _without_selectors(word)
+    if why and _CARD_RE.fullmatch(plain):
+        return f"'{shown}' is not a card: {why}: write {plain}"
+    if _SUIT_FIRST_CARD.fullmatch(word):
+        meant = word[1:] + word[0]
+        return f"'{shown}' is not a card: it is written rank first, then suit: write {meant}"
     rank, suit = word[:-1], word[-1:]
     if suit in _SUIT_CHARS and rank in _RANK_HINTS:
         return f"'{shown}' is not a card: {CARD_SHAPE} ({_RANK_HINTS[rank]})"
@@ -657,6 +663,27 @@ _ARROW = re.compile(r"(?:-|=|–|—|>)+>|→")
 _SEPARATOR = re.compile(r"^(r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?)[-.;,/=_]", re.I)
 _ODD_RANK = re.compile(r"(?<![0-9])(1[oO]|1[1-3]?|0)(?=[SHDCshdc♠♥♦♣♤♡♢♧])")
 _RANK_FIXES = {"1o": "10", "1O": "10", "1": "A", "0": "10", "11": "J", "12": "Q", "13": "K"}
+# The card of a move written suit first (r5:SQ>K, CA>A), and a card run into its target.
+_SUIT_FIRST = re.compile(r"(^|:)([shdc♠♥♦♣♤♡♢♧])(10|[2-9ajqkt])(?=>)", re.IGNORECASE)
+_NO_ARROW = re.compile(r"^(.*(?:10|[2-9ajqkt])[shdc♠♥♦♣♤♡♢♧])(a[12]?|k|r\d+)$", re.IGNORECASE)
+_SUIT_FIRST_CARD = re.compile(r"[shdc♠♥♦♣♤♡♢♧](?:10|[2-9ajqkt])", re.IGNORECASE)
+# The invisible variation selectors that phones and web pages put after a suit symbol
+# (♣️ is ♣ and U+FE0F): the notation's suit symbols stand alone.
+_VARIATION = re.compile("[\ufe0e\ufe0f]")
+_SYMBOL_LETTERS = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
+
+
+def _without_selectors(word: str) -> tuple[str, str]:
+    """``word`` without variation selectors, its suit symbols as letters (``A♣️`` as AC),
+    and what was wrong."""
+    found = _VARIATION.search(word)
+    if found is None:
+        return word, ""
+    why = (
+        f"an invisible U+{ord(found.group()):04X} (a variation selector, which phones and "
+        "web pages add to suit symbols) follows the suit"
+    )
+    return _VARIATION.sub("", word).translate(_SYMBOL_LETTERS), why
 
 
 def _odd_rank(word: str) -> tuple[str, str]:
@@ -674,6 +701,9 @@ _REPAIRS: tuple[Callable[[str], tuple[str, str]], ...] = (
     lambda w: (_SEPARATOR.sub(r"\1:", w), "a source and its card are joined by ':'"),
     lambda w: (w.rstrip(",.;"), "moves are separated by spaces only"),
     _odd_rank,
+    lambda w: (_SUIT_FIRST.sub(r"\1\3\2", w), "a card is written rank first, then suit"),
+    lambda w: (_NO_ARROW.sub(r"\1>\2", w), "a card and its target are joined by '>'"),
+    _without_selectors,
 )
 
 
@@ -728,8 +758,12 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
                     "expected a source before ':' like r5, r5.2, c1, c1.L, w, w.R, A or K, "
                     f"found '{source}'"
                 )
+            if _RANK_RE.fullmatch(card):
+                return f"'{card}' after ':' has no suit; {CARD_SHAPE}"
             if not _CARD_RE.fullmatch(card):
                 return f"expected a card like QD or 10H after ':', found '{card}'"
+        elif _RANK_RE.fullmatch(before) and before.lower() not in ("a", "k"):
+            return f"'{before}' before '>' has no suit; {CARD_SHAPE}"
         elif not (_SOURCE_RE.fullmatch(before) or _CARD_RE.fullmatch(before)):
             return (
                 f"expected a card like QD or 10H, or a source like r5, before '>', found '{before}'"
