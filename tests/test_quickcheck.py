@@ -124,6 +124,7 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\ndeal\x85deal *', "white space the grammar does not know"),
         ('[Deal "7"]\nd\u00e9al *', "a letter beyond ASCII in a word"),
         ('[Deal "7"]\nw\u0131nd *', "a dotless i, which the grammar's WIND folds"),
+        ('[Deal "7"]\ndeal r1:A\u017f>A *', "a long s, which upper() would make S"),
         ('[Deal "7"]\ndeal\x00 *', "a control character in a word"),
         ('[Deal "7"]\n[Event "a \\x b"]\ndeal *', "an escape of neither quote nor backslash"),
         ('[Deal "7"]\n[Event "a \\\nb"]\ndeal *', "an escaped line break in a tag value"),
@@ -454,6 +455,23 @@ def test_a_move_number_joined_to_its_move_is_read_each_time_and_not_kept() -> No
     assert "1.deal" not in quickcheck._WORDS and "2.deal" not in quickcheck._WORDS
     assert quickcheck._WORDS.get("3.") == 3
     assert quick_check('[Deal "7"]\n1.deal 3.deal *\n') is None  # the number still counts
+
+
+def test_the_table_learns_a_move_in_one_case() -> None:
+    """An ASCII game's words are read upper-cased (every letter of the notation reads the
+    same in either case), so the table learns each move once, whatever its case."""
+    board = play(7, "sun", "greedy")
+    moves = [str(m) for m in board.move_stack]
+    lower = f'[Deal "7"]\n{" ".join(m.lower() for m in moves)}\n'
+    mixed = f'[Deal "7"]\n{" ".join(m.title() for m in moves)}\n'
+    quickcheck._WORDS.clear()
+    assert quick_check(lower) == ValidGame(1, len(moves), "*")
+    learned = dict(quickcheck._WORDS)
+    assert quick_check(mixed) == ValidGame(1, len(moves), "*")
+    assert quickcheck._WORDS == learned  # nothing new to learn
+    assert all(word == word.upper() for word in learned)
+    assert_agree(lower)
+    assert_agree(mixed)
 
 
 def test_the_odd_spaces_are_every_space_split_takes_that_the_grammar_does_not() -> None:

@@ -76,7 +76,7 @@ def shuffle(items: list[_T], rng: SplitMix64) -> None:
     z = (((z ^ (z >> 30)) & mask) * _MIX1) & mask
     z = (((z ^ (z >> 27)) & mask) * _MIX2) & mask
     z = (z ^ (z >> 31)) & mask
-    draws = unpack(z.to_bytes(16 * n, "little"))[::2]  # each lane's low 64 bits
+    draws = unpack(z.to_bytes(16 * n, "little"))  # each lane's low 64 bits
     for i, j in zip(range(n, 0, -1), map(mod, draws, moduli), strict=True):
         items[i], items[j] = items[j], items[i]
     rng.skip(n)
@@ -89,10 +89,11 @@ _LANES_MAX = 103
 @cache
 def _lanes(draws: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]], range]:
     """For :func:`shuffle` of ``draws`` draws: a 1 in each 128-bit lane, each lane's multiple
-    of the constant, the 64-bit mask of each lane, the lanes' unpacking, and the moduli."""
+    of the constant, the 64-bit mask of each lane, the lanes' unpacking (each lane's low 64
+    bits, its high half skipped as padding), and the moduli."""
     ones = sum(1 << (128 * k) for k in range(draws))
     steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(draws))
-    unpack = struct.Struct(f"<{2 * draws}Q").unpack
+    unpack = struct.Struct("<" + "Q8x" * draws).unpack
     return ones, steps, _MASK * ones, unpack, range(draws + 1, 1, -1)
 
 

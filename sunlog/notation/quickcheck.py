@@ -216,6 +216,12 @@ def _words(moves: str) -> list[str] | None:
     or a comment, odd space is only text)."""
     if ">" in moves and not moves.isascii():
         moves = _suits_as_letters(moves)
+    if moves.isascii():
+        # One case for every word: each letter of a move, a card, a stage keyword and a
+        # result reads the same in either case (the grammar's classes and /i), so the
+        # table learns KS>K once, not also as ks>K and Ks>k. ASCII only: beyond it,
+        # upper() changes more than case (the long s, "ſ", becomes S).
+        moves = moves.upper()
     if "." in moves and not _SOURCE_DOT.search(moves):
         # Each move number apart from its move (7.JC>K as 7. JC>K): two words the table
         # knows, where the joined word is read anew each time. The grammar reads the same:
