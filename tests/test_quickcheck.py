@@ -468,7 +468,7 @@ def test_the_table_learns_a_move_in_one_case() -> None:
     assert quick_check(lower) == ValidGame(1, len(moves), "*")
     learned = dict(quickcheck._WORDS)
     assert quick_check(mixed) == ValidGame(1, len(moves), "*")
-    assert quickcheck._WORDS == learned  # nothing new to learn
+    assert learned == quickcheck._WORDS  # nothing new to learn
     assert all(word == word.upper() for word in learned)
     assert_agree(lower)
     assert_agree(mixed)
