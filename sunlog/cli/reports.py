@@ -4,9 +4,9 @@ check's per-game reports and summary, JSON for the terminal, and the solver's an
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
-import json
 import os
 import re
 import stat
@@ -133,9 +133,14 @@ def error_report(error: LogError, game: int | None, source: str | None) -> str:
 
 
 _WORD_AT = re.compile(r"\S{1,40}")
-# Control characters, line separators and undecodable bytes from a log would act on the
-# terminal or split a one-line report; each is shown as one visible character instead.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+@functools.cache
+def _unprintable() -> re.Pattern[str]:
+    """Control characters, line separators and undecodable bytes from a log, which would act
+    on the terminal or split a one-line report. Compiled on first use: its ranges take about
+    a millisecond, which a valid log's check never needs."""
+    return re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def _stand_in(match: re.Match[str]) -> str:
@@ -148,7 +153,7 @@ def _stand_in(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """``text`` with each control character shown as one visible character (tabs kept), so
     that a report stays on its lines and a caret under it stays in place."""
-    return _UNPRINTABLE.sub(_stand_in, text)
+    return _unprintable().sub(_stand_in, text)
 
 
 @dataclass(frozen=True)
@@ -366,7 +371,10 @@ def analysis_lines(found: Analysis, chosen: Game, total: int, *, won: bool = Fal
 
 
 def dumps(obj: Any) -> str:
-    """Compact one-line JSON, UTF-8 characters kept (for JSON Lines)."""
+    """Compact one-line JSON, UTF-8 characters kept (for JSON Lines). json is imported
+    here, by ``--json`` alone: a plain check does not pay for it at start-up."""
+    import json
+
     return json.dumps(obj, ensure_ascii=False)
 
 
