@@ -382,7 +382,12 @@ def _looks_like_card(word: str) -> bool:
 
 #: What a card looks like, as error messages say it.
 CARD_SHAPE = "a card is a rank A 2-10 J Q K (or T) and a suit S H D C, like QD or 10H"
-_RANK_RE = re.compile(r"10|[2-9ajqkt]", re.IGNORECASE)
+# A rank, a suit and a move's target as the grammar's RANK, SUIT and TARGET take them (in
+# either case): the pieces of the patterns here that name or repair cards and moves.
+_RANK = r"(?:10|[2-9ajqkt])"
+_SUIT = "[shdc♠♥♦♣♤♡♢♧]"
+_TARGET = r"a[12]?|k|r\d+"
+_RANK_RE = re.compile(_RANK, re.IGNORECASE)
 _SUIT_CHARS = "SHDCshdc♠♥♦♣♤♡♢♧"
 _TEN_WITH_O = "10 is written with the digit 0, not the letter O"
 _RANK_HINTS = {
@@ -436,8 +441,8 @@ def _token_error(exc: _TokenError, text: str, where: _Locator, index: int) -> tu
 _WORD = re.compile(r"\S+")
 _NEXT_WORD = re.compile(r"\s*(\S*)")
 _SOURCE_RE = re.compile(r"r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?|[ak]", re.IGNORECASE)
-_CARD_RE = re.compile(r"(?:10|[2-9ajqkt])[shdc♠♥♦♣♤♡♢♧]", re.IGNORECASE)
-_TARGET_RE = re.compile(r"a[12]?|k|r\d+", re.IGNORECASE)
+_CARD_RE = re.compile(_RANK + _SUIT, re.IGNORECASE)
+_TARGET_RE = re.compile(_TARGET, re.IGNORECASE)
 _EXPECT_NUMBER = {"OPEN": "open", "GATHER": "gather"}
 _MOVE_NUMBER = re.compile(r"[0-9]+\.")
 _JOINED_NUMBER = re.compile(r"[0-9]+\.(?=\S)")
@@ -664,9 +669,9 @@ _SEPARATOR = re.compile(r"^(r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?)[-.;,/=_
 _ODD_RANK = re.compile(r"(?<![0-9])(1[oO]|1[1-3]?|0)(?=[SHDCshdc♠♥♦♣♤♡♢♧])")
 _RANK_FIXES = {"1o": "10", "1O": "10", "1": "A", "0": "10", "11": "J", "12": "Q", "13": "K"}
 # The card of a move written suit first (r5:SQ>K, CA>A), and a card run into its target.
-_SUIT_FIRST = re.compile(r"(^|:)([shdc♠♥♦♣♤♡♢♧])(10|[2-9ajqkt])(?=>)", re.IGNORECASE)
-_NO_ARROW = re.compile(r"^(.*(?:10|[2-9ajqkt])[shdc♠♥♦♣♤♡♢♧])(a[12]?|k|r\d+)$", re.IGNORECASE)
-_SUIT_FIRST_CARD = re.compile(r"[shdc♠♥♦♣♤♡♢♧](?:10|[2-9ajqkt])", re.IGNORECASE)
+_SUIT_FIRST = re.compile(f"(^|:)({_SUIT})({_RANK})(?=>)", re.IGNORECASE)
+_NO_ARROW = re.compile(f"^(.*{_RANK}{_SUIT})({_TARGET})$", re.IGNORECASE)
+_SUIT_FIRST_CARD = re.compile(_SUIT + _RANK, re.IGNORECASE)
 # The invisible variation selectors that phones and web pages put after a suit symbol
 # (♣️ is ♣ and U+FE0F): the notation's suit symbols stand alone.
 _VARIATION = re.compile("[\ufe0e\ufe0f]")
