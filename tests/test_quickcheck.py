@@ -124,7 +124,6 @@ def test_move_numbers_annotations_and_any_case_take_the_quick_lane() -> None:
         ('[Deal "7"]\ndeal\x85deal *', "white space the grammar does not know"),
         ('[Deal "7"]\nd\u00e9al *', "a letter beyond ASCII in a word"),
         ('[Deal "7"]\nw\u0131nd *', "a dotless i, which the grammar's WIND folds"),
-        ('[Deal "7"]\ndeal r1:A\u017f>A *', "a long s, which upper() would make S"),
         ('[Deal "7"]\ndeal\x00 *', "a control character in a word"),
         ('[Deal "7"]\n[Event "a \\x b"]\ndeal *', "an escape of neither quote nor backslash"),
         ('[Deal "7"]\n[Event "a \\\nb"]\ndeal *', "an escaped line break in a tag value"),
@@ -472,6 +471,15 @@ def test_the_table_learns_a_move_in_one_case() -> None:
     assert all(word == word.upper() for word in learned)
     assert_agree(lower)
     assert_agree(mixed)
+
+
+def test_a_letter_beyond_ascii_is_not_upper_cased_into_a_move() -> None:
+    """upper() turns the long s (U+017F) into S; the quick lane upper-cases ASCII text only,
+    so r3:A\u017f>A stays no move while r3:AS>A, the first move of deal 7, is one."""
+    assert quick_check('[Deal "7"]\ndeal r3:AS>A *') == ValidGame(1, 2, "*")
+    text = '[Deal "7"]\ndeal r3:A\u017f>A *'
+    assert quick_check(text) is None
+    assert_agree(text)
 
 
 def test_the_odd_spaces_are_every_space_split_takes_that_the_grammar_does_not() -> None:
