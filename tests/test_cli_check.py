@@ -303,6 +303,49 @@ def test_stdin_notation_starting_with_a_brace_comment_is_not_json() -> None:
     assert result.exit_code == 0, result.stdout
 
 
+@pytest.mark.parametrize(
+    ("start", "is_json"),
+    [
+        ('{"format": "sunlog/1", "games": []}', True),
+        ('\ufeff\r\n  {\n  "moves": []}', True),
+        ('{"a \\" b" : 1}', True),
+        ("{}", True),
+        ("{}\n", True),
+        ('{"format"', True),  # cut off: still JSON, so its error is a JSON error
+        ('{"form', True),
+        ('{"games":', True),
+        ('{"n": -1}', True),
+        ('{"valid": true}', True),
+        ('{"Sunday" at the club}', False),
+        ('{"Sunday"}\ndeal', False),
+        ('{ "x" y: z }', False),
+        ('{"Note": played at home}', False),
+        ('{"Note": the trueness of it}', False),
+        ("{ a comment first }", False),
+        ("{}\ndeal", False),
+        ('[Event "x"]', False),
+        ("deal *", False),
+        ("", False),
+    ],
+)
+def test_json_is_told_from_notation_by_its_first_member(start: str, is_json: bool) -> None:
+    from sunlog.cli.inputs import looks_like_json
+
+    assert looks_like_json(start) is is_json
+
+
+def test_stdin_notation_starting_with_a_quoted_comment_is_not_json() -> None:
+    # a comment may open with a quote, as a JSON object does; no colon follows the name
+    result = run("check", "-", input='{"Sunday" at the club} ' + GOOD_GAME)
+    assert result.exit_code == 0, result.stdout
+
+
+def test_stdin_json_cut_off_in_its_first_name_is_reported_as_json() -> None:
+    result = run("check", "-", input='{"form')
+    assert result.exit_code == 1
+    assert "not JSON" in result.stdout + result.stderr
+
+
 @pytest.mark.parametrize("suffix", [".json", ".jsonl"])
 def test_json_files_are_read_through_jsonio(tmp_path: Path, suffix: str) -> None:
     games = [game_to_json(g) for g in parse_games((SAMPLES / "club-night.sun").read_text())]

@@ -24,7 +24,6 @@ from sunlog.notation.jsonio import (
     FORMAT,
     document_json,
     game_to_json,
-    looks_like_json,
     read_json_games,
 )
 from sunlog.notation.replay import replay
@@ -297,14 +296,6 @@ def test_bad_json_documents(text: str, message: str) -> None:
     with pytest.raises(LogSyntaxError) as caught:
         read_json_games(text)
     assert caught.value.message == message
-
-
-def test_looks_like_json() -> None:
-    assert looks_like_json('{"format"')
-    assert looks_like_json('\ufeff\r\n  {"moves": []}')
-    assert not looks_like_json('[Event "x"]')
-    assert not looks_like_json("deal *")
-    assert not looks_like_json("")
 
 
 # -------------------------------------------------------------- positions

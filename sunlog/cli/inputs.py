@@ -49,9 +49,15 @@ MAX_INPUT_BYTES = 4 * 1024 * 1024
 MAX_JSON_BYTES = 64 * 1024 * 1024
 
 
-# JSON input begins with an object whose first member is a quoted name (a `{ comment }`
-# of the notation does not), or is an empty object.
-_JSON_START = re.compile(r'[\ufeff\s]*\{\s*(?:"|\}\s*$)')
+# JSON input begins with an object whose first member is a quoted name, its colon and the
+# start of a value, or is an empty object. A `{ comment }` of the notation may open with a
+# quote too (`{"Sunday" at the club}`, `{"Note": played at home}`): what follows the name
+# tells them apart. A document cut off early (in the name, after the colon) is still JSON.
+_NAME_OPEN = r'"(?:[^"\\\n]|\\.)*'  # a JSON string without its closing quote
+_VALUE_START = r'(?:["{[0-9-]|(?:true|false|null)\b|$)'
+_JSON_START = re.compile(
+    rf'[\ufeff\s]*\{{\s*(?:{_NAME_OPEN}(?:"\s*(?::\s*{_VALUE_START}|$)|$)|\}}\s*$)'
+)
 
 
 class CliError(Exception):

@@ -46,7 +46,6 @@ __all__ = [
     "document_json",
     "game_from_json",
     "game_to_json",
-    "looks_like_json",
     "move_from_json",
     "move_to_json",
     "moves_json",
@@ -530,11 +529,6 @@ def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Gam
         final_comments=_strings(data.get("final_comments"), where / "final_comments"),
         index=index,
     )
-
-
-def looks_like_json(start: str) -> bool:
-    """Whether a file that begins with ``start`` is JSON (an object) rather than notation."""
-    return start.lstrip("\ufeff \t\r\n")[:1] == "{"
 
 
 class _NotStrictJSON(Exception):
