@@ -149,6 +149,28 @@ def legal_readings(board: Board, move: Move) -> int:
     return legal
 
 
+def check_bare_cards(board: Board, seen: dict[str, int]) -> None:
+    """Every card, bare, onto every target: the fast path plays it exactly when the
+    general path finds one legal reading, with the same position, and leaves the board
+    as it was otherwise. Counts each case in ``seen``."""
+    before = board.key()
+    for card in CARDS:
+        for target, ray in TARGETS:
+            move = Move(MoveKind.CARD, None, card, None, None, None, target, ray)
+            legal = legal_readings(board, move)
+            expected = general(board, move)
+            if board.try_push(move):
+                assert legal == 1, move
+                assert board.key() == expected, move
+                board.pop()
+                assert board.key() == before
+                seen["one"] += 1
+            else:
+                assert legal != 1, move
+                assert board.key() == before
+                seen["none" if legal == 0 else "several"] += 1
+
+
 @pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
 @pytest.mark.parametrize("seed", range(2))
 def test_a_bare_card_takes_the_fast_path_exactly_when_one_reading_is_legal(
@@ -167,23 +189,34 @@ def test_a_bare_card_takes_the_fast_path_exactly_when_one_reading_is_legal(
         if step % 3 and board.stage in (Stage.SUNRISE, Stage.SUNSET):  # the others are short
             continue
         stages.add(board.stage)
-        before = board.key()
-        for card in CARDS:
-            for target, ray in TARGETS:
-                move = Move(MoveKind.CARD, None, card, None, None, None, target, ray)
-                legal = legal_readings(board, move)
-                expected = general(board, move)
-                if board.try_push(move):
-                    assert legal == 1, move
-                    assert board.key() == expected, move
-                    board.pop()
-                    assert board.key() == before
-                    seen["one"] += 1
-                else:
-                    assert legal != 1, move
-                    seen["none" if legal == 0 else "several"] += 1
+        check_bare_cards(board, seen)
     wanted = {Stage.SUNRISE, Stage.SUNSET}
     wanted |= set() if variant == "sun-2" else {Stage.SUN_PLAYS}  # sun-2 opens no ray
     wanted |= set() if board.is_won() else {Stage.WIND}  # a game may be won before it
     assert stages >= wanted, stages
     assert all(seen.values()), seen
+
+
+def test_a_card_parked_before_the_first_gather_is_found_by_the_bare_search() -> None:
+    """Until the first gather, the bare card's search looks only at the rays a card's two
+    copies were dealt to; a card sun-3 has put onto an empty ray lies elsewhere, so from
+    then on the search looks at every ray. Random games of sun-3 that park cards whenever
+    they can, checked at every position of stages 1 and 2 (both copies playable, one
+    parked, is the case a narrow search would get wrong)."""
+    seen = {"one": 0, "none": 0, "several": 0}
+    parked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        board = Board("sun-3", deal=777 + seed)
+        while board.stage in (Stage.SUNRISE, Stage.SUN_PLAYS) and len(board.move_stack) < 150:
+            moves = board.legal_moves()
+            parks = [m for m in moves if m.target is Target.RAY]
+            cards = [m for m in moves if m.kind is MoveKind.CARD]
+            if parks and rng.random() < 0.5:
+                move = rng.choice(parks)
+                parked += 1
+            else:
+                move = rng.choice(cards if cards and rng.random() < 0.8 else moves)
+            board.push(move)
+            check_bare_cards(board, seen)
+    assert parked > 5 and seen["several"] > 0, (parked, seen)

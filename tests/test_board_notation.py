@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from enginekit import (
@@ -14,11 +15,14 @@ from enginekit import (
     play,
     random_playout,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sunlog.engine.board import Board
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from sunlog.engine.moves import End, Move, MoveKind, Place
+from sunlog.engine.moves import End, Move, MoveKind, Place, read_common_card_move
+from sunlog.notation.terminals import patterns
 
 # Deal 0's first deal (SPEC 4): AD lies on rays 9 and 13, 6S on rays 4 and 12.
 DEAL0 = "3H 8C JS 6S 4H 2D 10S 7H AD 8H 10H 6S AD"
@@ -165,6 +169,71 @@ def test_notation_is_case_insensitive_and_reads_t_and_suit_symbols() -> None:
     board = deal0()
     with pytest.raises(IllegalMoveError, match="10H cannot start the aces pile of hearts"):
         board.push_text("r11:Th>A")
+
+
+_GRAMMAR_CARD_MOVE = re.compile(patterns()["CARD_MOVE"])
+
+
+def _joined(*parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.tuples(*parts).map("".join)
+
+
+# Card moves right and wrong, piece by piece: every case, symbols, leading zeros, numbers
+# too big or not ASCII, depths and ends, junk; and random runs of such pieces.
+_NUMBER = st.sampled_from(["1", "5", "13", "0", "05", "99", "100", "007", "\uff15", ""])
+_CARD_TEXT = _joined(
+    st.sampled_from(["A", "a", "10", "T", "t", "Q", "q", "2", "9", "K", "k", "J", "1", ""]),
+    st.sampled_from(["S", "s", "H", "D", "d", "C", "c", "\u2660", "\u2665", "\u2662", "X", ""]),
+)
+_SOURCE = st.one_of(
+    st.just(""),
+    _joined(st.sampled_from("rRcCwAx"), _NUMBER),
+    st.sampled_from(["w", "W", "w.L", "c1.R", "c2.l", "r5.2", "r1.", "A", "a", "K", "k", "x"]),
+)
+_TARGET = st.one_of(
+    st.sampled_from(["A", "a", "A1", "a2", "A3", "K", "k", "Q", ""]),
+    _joined(st.sampled_from("rRc"), _NUMBER),
+)
+_TOKENS = st.one_of(
+    _joined(
+        _SOURCE,
+        st.one_of(st.just(""), _CARD_TEXT, _joined(st.just(":"), _CARD_TEXT)),
+        st.sampled_from([">", ">", ">", "", ">>", ":", " >"]),
+        _TARGET,
+        st.sampled_from(["", "", "", "!", " ", ">", "x"]),
+    ),
+    st.lists(st.sampled_from([*"rRcCwAaKk:>.L15T0QSsH", "10", "A1", "\u2665"]), max_size=9).map(
+        "".join
+    ),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_TOKENS)
+def test_the_str_reader_of_common_card_moves_reads_as_the_regex_does(token: str) -> None:
+    """``read_common_card_move`` (str methods, for the common forms) reads a token only as
+    the regex reads it, and only where the grammar's CARD_MOVE matches it whole."""
+    move = read_common_card_move(token)
+    if move is None:
+        return
+    assert _GRAMMAR_CARD_MOVE.fullmatch(token), token
+    by_regex = Move._read_by_regex(token)
+    assert move == by_regex and type(move) is Move
+    assert [type(field) for field in move] == [type(field) for field in by_regex]
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["QD>K", "r5:QD>K", "R5>A", "c2:9S>A", "A:4C>K", "QD>r3", "k>a", "10♥>A", "th>a2", "r13>r1"],
+)
+def test_the_common_card_moves_are_read_with_str_methods(token: str) -> None:
+    assert read_common_card_move(token) == Move._read_by_regex(token)
+
+
+@pytest.mark.parametrize("token", ["r05>A", "r100>A", "w>A", "w.L:3S>A", "r5.2>A", "c1.R>K"])
+def test_other_card_moves_are_left_to_the_regex(token: str) -> None:
+    assert read_common_card_move(token) is None
+    assert Move.parse_card_move(token) == Move._read_by_regex(token)
 
 
 def test_unreadable_moves_raise_invalid_move_error() -> None:

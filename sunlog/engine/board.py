@@ -92,6 +92,8 @@ _CARD, _DEAL, _OPEN, _GATHER, _WIND = range(5)
 _E_LEFT = End.LEFT
 _E_RIGHT = End.RIGHT
 _K_CARD = MoveKind.CARD
+_S_SUNRISE = Stage.SUNRISE
+_S_SUN_PLAYS = Stage.SUN_PLAYS
 _K_DEAL = MoveKind.DEAL
 _K_GATHER = MoveKind.GATHER
 _K_OPEN = MoveKind.OPEN
@@ -147,6 +149,12 @@ class Board:
         self.move_stack: list[Move] = []
         self._undo: list[tuple[Any, ...]] = []
         self._two_piles = self.variant is Variant.SUN3
+        # Until the first gather, every card off the foundations lies on the ray it was
+        # dealt to, unless sun-3 has put one onto an empty ray (then this turns True for
+        # good): the bare card's search looks at the rays its two copies were dealt to.
+        self._parked = False
+        # Where the deck holds each card's first and its second copy (built when needed).
+        self._copies: tuple[bytes, bytes] | None = None
 
     # ----------------------------------------------------------------- queries
 
@@ -228,6 +236,8 @@ class Board:
         other.gathered = self.gathered
         other.stage = self.stage
         other._two_piles = self._two_piles
+        other._parked = self._parked
+        other._copies = self._copies  # never mutated
         other._named = None if self._named is None else list(self._named)
         other.rays = [list(r) for r in self.rays]
         other.foundations = [list(p) for p in self.foundations]
@@ -523,6 +533,8 @@ class Board:
         dst.append(src.pop(pos))
         self._undo.append((_CARD, src, pos, dst))
         self.move_stack.append(move)
+        if target is _T_RAY:
+            self._parked = True
         return True
 
     def _bare_reading(
@@ -587,6 +599,29 @@ class Board:
                         src, pos, dst = open_pile, at, fits
             if left <= 0:
                 return src, pos, dst
+        stage = self.stage
+        deck = self._deck
+        if (stage is _S_SUNRISE or stage is _S_SUN_PLAYS) and not self._parked and deck:
+            # Stages 1 and 2: a copy off the foundations is in the stock or on the ray it
+            # was dealt to (no clouds yet), so only those rays' outer cards can be it.
+            copies = self._copies
+            if copies is None:
+                copies = self._copies = _deck_copies(deck)
+            first, second = copies[0][card], copies[1][card]
+            dealt = self.deals * RAYS
+            if first < dealt:
+                ray = rays[first % RAYS]
+                if ray and ray[-1] == card and ray is not open_pile:
+                    if dst is not None:
+                        return None, 0, None
+                    src, pos, dst = ray, len(ray) - 1, fits
+                if second < dealt and second % RAYS != first % RAYS:
+                    ray = rays[second % RAYS]
+                    if ray and ray[-1] == card and ray is not open_pile:
+                        if dst is not None:
+                            return None, 0, None
+                        src, pos, dst = ray, len(ray) - 1, fits
+            return src, pos, dst
         for ray in rays:
             if ray and ray[-1] == card and ray is not open_pile:
                 if dst is not None:
@@ -1026,10 +1061,14 @@ class Board:
     # ------------------------------------------------------------- card moves
 
     def _apply_card(self, reading: _Reading, dst: list[Card]) -> None:
-        place, index, pos, _ = reading
+        place, index, pos, card = reading
         src = self._pile(place, index)
         dst.append(src.pop(pos))
         self._undo.append((_CARD, src, pos, dst))
+        if self._two_piles:
+            found = self.foundations
+            if dst is not found[card // 13] and dst is not found[card // 13 + 4]:
+                self._parked = True  # onto a ray
 
     def _pile(self, place: Place, index: int) -> list[Card]:
         if place is Place.RAY:
@@ -1436,6 +1475,18 @@ def _ray_spot(ray: int, depth: int | None, is_open: bool) -> RaySpot:
 
 def _card_names(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
+
+
+def _deck_copies(deck: list[Card]) -> tuple[bytes, bytes]:
+    """Where a deck of 104 cards holds each card's first copy and its second: two tables,
+    indexed by card, of positions in the deck (``bytes.maketrans``: one pass in C, where
+    a dict or a loop costs ten times as much)."""
+    cards = bytes(deck)
+    return bytes.maketrans(cards[::-1], _DOWN), bytes.maketrans(cards, _UP)
+
+
+_UP = bytes(range(104))
+_DOWN = _UP[::-1]
 
 
 def _fits_aces(pile: list[Card], card: int) -> bool:

@@ -10,7 +10,7 @@ from enum import IntEnum
 
 from sunlog.engine.errors import clip
 
-__all__ = ["CARDS", "DECK_ORDER", "Card", "Rank", "Suit", "parse_card"]
+__all__ = ["CARDS", "DECK_ORDER", "Card", "Rank", "Suit", "parse_card", "parse_card_spelling"]
 
 
 class Suit(IntEnum):
@@ -132,6 +132,11 @@ for _suit, _spellings in _SUIT_SPELLINGS.items():
 
 #: The ordered deck of SPEC 4.1: copy 1 then copy 2, suits S H D C, ranks A..K.
 DECK_ORDER: tuple[Card, ...] = CARDS + CARDS
+
+
+def parse_card_spelling(text: str) -> Card | None:
+    """The card ``text`` spells (any accepted spelling), or ``None``: no error made."""
+    return _BY_TEXT.get(text)
 
 
 def parse_card(text: str) -> Card:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import NamedTuple
 
-from sunlog.engine.cards import Card
+from sunlog.engine.cards import Card, parse_card_spelling
 from sunlog.engine.errors import InvalidMoveError, clip
 
 __all__ = ["CARD_MOVE_RE", "MAX_DIGITS", "End", "Move", "MoveKind", "Place", "Target"]
@@ -162,6 +162,12 @@ class Move(NamedTuple):
 
     @classmethod
     def _parse_card_move(cls, token: str) -> Move:
+        move = read_common_card_move(token)
+        return cls._read_by_regex(token) if move is None else move
+
+    @classmethod
+    def _read_by_regex(cls, token: str) -> Move:
+        """Any card move token, read by :data:`CARD_MOVE_RE`."""
         m = CARD_MOVE_RE.fullmatch(token)
         if m is None:
             raise InvalidMoveError(f"not a move: {clip(token)!r}")
@@ -231,3 +237,48 @@ class Move(NamedTuple):
     def is_stage_action(self) -> bool:
         """``deal``, ``open``, ``gather`` and ``wind`` are stage actions."""
         return self.kind is not MoveKind.CARD
+
+
+_MOVE_NEW = tuple.__new__  # a Move of its nine fields, without NamedTuple's __new__
+_CARD_KIND = MoveKind.CARD
+_COMMON_TARGETS = {**_TARGETS, **{text.lower(): target for text, target in _TARGETS.items()}}
+_RAY_NUMBERS = {str(n): n for n in range(1, 100)}  # a ray, cloud or target ray: 1 to 99
+
+
+def read_common_card_move(token: str) -> Move | None:
+    """The card move ``token`` is, read with str methods, for the forms logs are made of
+    (``QD>K``, ``r5:QD>K``, ``r5>A``, ``c2:9S>A``, ``A:4C>K``, ``QD>r3``: no depth, no
+    end, no wind source, numbers 1 to 99 without a leading zero); ``None`` for any other
+    token, which :data:`CARD_MOVE_RE` reads. What it returns is what the regex reads, and
+    every token it reads matches the grammar's CARD_MOVE (the tests hold it to both)."""
+    head, _, tail = token.partition(">")
+    target = _COMMON_TARGETS.get(tail)
+    target_ray = None
+    if target is None:
+        target_ray = _RAY_NUMBERS.get(tail[1:]) if tail[:1] in ("r", "R") else None
+        if target_ray is None:
+            return None  # no ">" (tail ""), or a target of another form
+        target = Target.RAY
+    card = parse_card_spelling(head)
+    if card is not None:
+        return _MOVE_NEW(Move, (_CARD_KIND, None, card, None, None, None, target, target_ray, None))
+    source, colon, card_text = head.partition(":")
+    if colon:
+        card = parse_card_spelling(card_text)
+        if card is None:
+            return None
+    lead = source[:1]
+    index = None
+    if lead in ("r", "R"):
+        place, index = Place.RAY, _RAY_NUMBERS.get(source[1:])
+    elif lead in ("c", "C"):
+        place, index = Place.CLOUD, _RAY_NUMBERS.get(source[1:])
+    elif source in ("A", "a"):
+        place = Place.ACES
+    elif source in ("K", "k"):
+        place = Place.KINGS
+    else:
+        return None
+    if index is None and (place is Place.RAY or place is Place.CLOUD):
+        return None
+    return _MOVE_NEW(Move, (_CARD_KIND, index, card, place, None, None, target, target_ray, None))

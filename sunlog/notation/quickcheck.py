@@ -19,7 +19,7 @@ from typing import NamedTuple, TextIO
 
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import InvalidMoveError
-from sunlog.engine.moves import MAX_DIGITS, Move, MoveKind
+from sunlog.engine.moves import MAX_DIGITS, Move, MoveKind, read_common_card_move
 from sunlog.notation.errors import LogRuleError
 from sunlog.notation.game import RESULTS, Game, Tag
 from sunlog.notation.reader import game_texts, parse_game_text
@@ -373,13 +373,13 @@ def _learn(word: str) -> _Entry | None:
     entry = _WORDS.get(spelling) if spelling else None
     if entry.__class__ is Move or (entry.__class__ is Card and base == word):
         return _remember(word, entry)  # the same move or card as another spelling of it
-    entry = None
-    if _CARD_MOVE.fullmatch(base):
+    entry = read_common_card_move(base)  # the forms logs are made of, with str methods
+    if entry is None and _CARD_MOVE.fullmatch(base):
         try:
             entry = Move.parse_card_move(base)
         except InvalidMoveError:  # a number of too many digits
             return None
-    elif base == word and _CARD.fullmatch(word):
+    elif entry is None and base == word and _CARD.fullmatch(word):
         entry = Card.parse(word)
     if entry is None:
         return None
