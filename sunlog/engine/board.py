@@ -546,7 +546,8 @@ class Board:
         Each playable copy once per distinct result, as :meth:`_playable` gives them, found
         without scanning every place: a game holds two copies of a card, and the
         foundations tell at once whether they hold one (a pile holds a run of its suit),
-        so the search stops once both copies are found. No list of readings is made, and a
+        so the search stops once both copies are found; before the first gather, only the
+        rays its copies were dealt to can hold them. No list of readings is made, and a
         copy on a ray, a cloud or the wind row goes where any other would (only a
         foundation's own top is told apart), so their destination is asked once, and the
         search is skipped when it is ``None``: then only a foundation's copy may be played.

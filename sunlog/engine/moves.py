@@ -14,7 +14,16 @@ from typing import NamedTuple
 from sunlog.engine.cards import Card, parse_card_spelling
 from sunlog.engine.errors import InvalidMoveError, clip
 
-__all__ = ["CARD_MOVE_RE", "MAX_DIGITS", "End", "Move", "MoveKind", "Place", "Target"]
+__all__ = [
+    "CARD_MOVE_RE",
+    "MAX_DIGITS",
+    "End",
+    "Move",
+    "MoveKind",
+    "Place",
+    "Target",
+    "read_common_card_move",
+]
 
 #: A number in a move (a ray, a depth, a cloud, a move number) has at most this many
 #: digits: more is no ray of any table, and Python refuses to convert 4300 digits.
