@@ -252,6 +252,8 @@ _MOVE_NEW = tuple.__new__  # a Move of its nine fields, without NamedTuple's __n
 _CARD_KIND = MoveKind.CARD
 _COMMON_TARGETS = {**_TARGETS, **{text.lower(): target for text, target in _TARGETS.items()}}
 _RAY_NUMBERS = {str(n): n for n in range(1, 100)}  # a ray, cloud or target ray: 1 to 99
+_PILE_SOURCES = {"A": Place.ACES, "a": Place.ACES, "K": Place.KINGS, "k": Place.KINGS}
+_NUMBERED_SOURCES = {"r": Place.RAY, "R": Place.RAY, "c": Place.CLOUD, "C": Place.CLOUD}
 
 
 def read_common_card_move(token: str) -> Move | None:
@@ -276,18 +278,11 @@ def read_common_card_move(token: str) -> Move | None:
         card = parse_card_spelling(card_text)
         if card is None:
             return None
-    lead = source[:1]
+    place = _PILE_SOURCES.get(source)
     index = None
-    if lead in ("r", "R"):
-        place, index = Place.RAY, _RAY_NUMBERS.get(source[1:])
-    elif lead in ("c", "C"):
-        place, index = Place.CLOUD, _RAY_NUMBERS.get(source[1:])
-    elif source in ("A", "a"):
-        place = Place.ACES
-    elif source in ("K", "k"):
-        place = Place.KINGS
-    else:
-        return None
-    if index is None and (place is Place.RAY or place is Place.CLOUD):
-        return None
+    if place is None:
+        place = _NUMBERED_SOURCES.get(source[:1])
+        index = _RAY_NUMBERS.get(source[1:])
+        if place is None or index is None:
+            return None
     return _MOVE_NEW(Move, (_CARD_KIND, index, card, place, None, None, target, target_ray, None))
