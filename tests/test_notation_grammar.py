@@ -433,6 +433,7 @@ def test_game_boundaries_are_result_tokens_and_tag_sections_never_blank_lines() 
 
 _LINE_PIECES = ["r1:AS>A", " ", "\n", "won", "WoN", "LOST", "*", "[", "{", "}", ";", "w", "o", "n"]
 _LINE_PIECES += ['[Deal "1"]', "{ note }", "; note", "deal", "lo\u017ft", "\u2663", "\t"]
+_LINE_PIECES += ['[Event "a \\" ] b"]', "\r", "\x0b", "\u0130", "\udc80", "\ufeff", '"', "\\"]
 
 
 @settings(max_examples=300)
@@ -445,24 +446,44 @@ def test_a_line_may_hold_a_boundary_exactly_when_the_splitters_regex_says_so(lin
         assert "[" not in line and "*" not in line
 
 
+def chunks(text: str, *, lines: bool = False) -> list[tuple[str, int, int, bool]]:
+    """What the splitter makes of ``text``, read as a string, or as a list of its lines
+    (each to its ``\\n``, which the splitter reads one by one); a fault as its place."""
+    source = io.StringIO(text).readlines() if lines else io.StringIO(text)
+    found: list[tuple[str, int, int, bool]] = []
+    try:
+        for c in notation._chunks(source):
+            found.append((c.text, c.line, c.column, c.has_moves))
+    except LogSyntaxError as exc:
+        found.append(("error", exc.line or 0, exc.column or 0, False))
+    return found
+
+
 @settings(max_examples=300)
 @given(st.lists(st.sampled_from(_LINE_PIECES) | st.text(max_size=4), max_size=40).map("".join))
 def test_the_splitters_shortcuts_split_as_its_token_by_token_reading(text: str) -> None:
-    """Lines of moves and comments take shortcuts; reading every line token by token
+    """Lines of moves and comments take shortcuts (a block's lines between its tags and
+    results as one piece, a tag alone on its line); reading every line token by token
     gives the same games, starting at the same places."""
-
-    def chunks() -> list[tuple[str, int, int, bool]]:
-        try:
-            return [
-                (c.text, c.line, c.column, c.has_moves) for c in notation._chunks(io.StringIO(text))
-            ]
-        except LogSyntaxError as exc:
-            return [("error", exc.line or 0, exc.column or 0, False)]
-
-    fast = chunks()
+    fast = chunks(text)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(notation, "_line_kind", lambda line: notation._BOUNDARY)
-        assert chunks() == fast
+        patch.setattr(notation, "_TAG_LINE", re.compile("(?!)"))
+        assert chunks(text, lines=True) == fast
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(_LINE_PIECES) | st.text(max_size=4), max_size=40).map("".join),
+    st.integers(1, 12),
+)
+def test_a_file_read_a_block_at_a_time_splits_as_read_line_by_line(text: str, block: int) -> None:
+    """A string or a file is read in blocks, the lines between tags and results as one
+    piece; a stream of lines is read line by line: the same games, at the same places,
+    and the same errors. Small blocks cut the text at many places."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(notation, "_BLOCK_CHARS", block)
+        assert chunks(text) == chunks(text, lines=True)
 
 
 def test_a_line_may_hold_a_boundary_in_any_case_and_with_unicode_case_folding() -> None:
@@ -1019,3 +1040,19 @@ def test_a_valid_log_is_read_without_importing_lark() -> None:
     run = [sys.executable, "-c", code, str(sample)]
     out = subprocess.run(run, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("text", "games"),
+    [
+        ('deal ; {\n[Deal "2"]\ndeal\n', 2),  # a { in a line comment opens nothing
+        ('deal ; } {\n[Deal "2"]\ndeal\n', 2),
+        ('deal { a\nb } deal\n[Deal "2"] deal\n', 2),  # a comment over two lines
+        ('deal { a [Deal "2"]\nb } deal\n', 1),  # a tag in a comment is none
+        ("deal { a\n; b\n} deal won deal\n", 2),  # a ; in a brace comment is text
+        ('deal {\nwon }\n[Deal "2"] deal', 2),  # so is a result word
+    ],
+)
+def test_comments_over_lines_hide_what_they_hold_from_the_splitter(text: str, games: int) -> None:
+    for lines in (False, True):
+        assert [c[3] for c in chunks(text, lines=lines)] == [True] * games

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import replace
 from functools import cache, partial
 from typing import NamedTuple, TextIO
@@ -58,6 +58,9 @@ _LEXEME = re.compile(
     re.VERBOSE,
 )
 
+# A line that is one whole tag, as _LEXEME reads it (its runs taken possessively, which
+# reads the same: nothing after them can fail), with a closing quote and bracket.
+_TAG_LINE = re.compile(r'[ \t]*\[(?:[^\]"\n]++|"(?:[^"\\\n]++|\\.)*+")*+\][ \t]*\n?')
 
 # ------------------------------------------------------------------ splitting
 
@@ -113,19 +116,21 @@ def _without_comments(line: str) -> str:
     return "".join(parts)
 
 
-def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
-    """Split a stream of lines into game texts (SPEC 5.3)."""
+def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
+    """Split a stream into game texts (SPEC 5.3), reading it in the pieces of :func:`_pieces`."""
     chunk = _Chunk(1, 1)
     has_tags = False
     in_brace = False
     line_no = 0
     try:
-        for line_no, line in enumerate(lines, 1):
+        for line_no, line, plain in _pieces(source):
             pos = 0
             if line_no == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             n = len(line)
-            if n > MAX_LINE_CHARS or not (line.isascii() or _is_unicode(line)):
+            if plain:
+                pass  # checked as a block: lines short enough, UTF-8
+            elif n > MAX_LINE_CHARS or not (line.isascii() or _is_unicode(line)):
                 _check_line(line, line_no)
             if in_brace:
                 close = line.find("}")
@@ -136,20 +141,34 @@ def _chunks(lines: Iterable[str]) -> Iterator[_Chunk]:
                 pos = close + 1
                 in_brace = False
             else:
-                kind = _line_kind(line)
+                if plain:  # no line of it begins or ends a game
+                    kind = _COMMENTS if "{" in line or ";" in line else _MOVES
+                else:
+                    kind = _line_kind(line)
+                    if kind == _BOUNDARY and not chunk.has_moves and _TAG_LINE.fullmatch(line):
+                        has_tags = True  # a tag alone on its line, before any move
+                        chunk.add(line)
+                        _check_size(chunk)
+                        continue
                 if kind != _BOUNDARY:  # nothing here begins or ends a game
-                    if kind == _COMMENTS and chunk.has_moves and not ("{" in line and ";" in line):
-                        # Only whether a brace comment is left open: the last { is after
-                        # the last } (a line comment alone leaves none open).
-                        in_brace = line.rfind("{") > line.rfind("}")
-                        outside = ""
-                    elif kind == _COMMENTS:  # moves and comments: what is outside the comments
-                        outside = _without_comments(line)
-                        brace = outside.find("{")  # a brace comment left open runs on
-                        if brace >= 0:
-                            in_brace, outside = True, outside[:brace]
-                    else:
+                    if kind == _MOVES:
                         outside = line
+                    else:  # moves and comments
+                        outside = ""
+                        if not chunk.has_moves:  # its first character outside any comment
+                            first = line.lstrip()[:1]
+                            chunk.has_moves = first != "" and first != "{" and first != ";"
+                        last_open, last_close = line.rfind("{"), line.rfind("}")
+                        if chunk.has_moves and (last_open < last_close or ";" not in line):
+                            # Only whether a brace comment is left open: the last { is
+                            # after the last } (each { before the last } closes; with no
+                            # line comment, the last { is outside any comment).
+                            in_brace = last_open > last_close
+                        else:  # what is outside the comments
+                            outside = _without_comments(line)
+                            brace = outside.find("{")  # a brace comment left open runs on
+                            if brace >= 0:
+                                in_brace, outside = True, outside[:brace]
                     chunk.parts.append(line)
                     chunk.size += n
                     if not chunk.has_moves and outside and not outside.isspace():  # "" after a BOM
@@ -269,6 +288,94 @@ def _size(chars: int) -> str:
     return f"{chars} characters"
 
 
+def _pieces(source: TextIO | Iterable[str]) -> Iterator[tuple[int, str, bool]]:
+    """A stream as (line number, text, plain) pieces for :func:`_chunks`: a line, or several
+    lines together (``plain``) where none of them may begin or end a game.
+
+    Lines of moves and comments are most of a log, and a test of each for a tag or a
+    result costs more than reading it. A stream that can be read ahead without changing
+    what it says (a file or a string: seekable, decoding errors replaced or escaped) is
+    read a block at a time, each cut at a line's end, and the lines of a block between
+    its lines that hold a ``[``, a ``*``, ``won`` or ``lost`` (any case) go as one piece.
+    A block that is not UTF-8, holds a line too long, a ``\\r`` or a character whose
+    case folding :func:`_line_kind` treats apart goes line by line, as any other stream
+    does: :func:`_chunks` then names the line at fault. Lines end at ``\\n`` either way.
+    """
+    if not isinstance(source, io.TextIOBase) or not _reads_ahead(source):
+        for line_no, line in enumerate(_lines(source), 1):
+            yield line_no, line, False
+        return
+    read, readline = source.read, source.readline
+    line_no = 1
+    while block := read(_BLOCK_CHARS):
+        if block[-1] != "\n":
+            block += readline(MAX_LINE_CHARS + 2)  # to the line's end, or far enough
+        last = len(block) - block.rfind("\n", 0, len(block) - 1) - 1  # the last line's length
+        if (
+            (block.isascii() or (_is_unicode(block) and "\u017f" not in block))
+            and last <= MAX_LINE_CHARS
+            and "\r" not in block
+        ):
+            # The block's ASCII letters in lower case, one byte a character (beyond ASCII,
+            # no character lowers to a letter of won or lost but the long s, kept apart).
+            view = block.encode("ascii", "replace").lower()
+            line_no = yield from _runs(block, view, line_no)
+            continue
+        lines = block.split("\n")
+        tail = lines.pop()  # what follows the last "\n": "" but at the end of the stream
+        for k, line in enumerate(lines, line_no):
+            yield k, line + "\n", False
+        if tail:
+            yield line_no + len(lines), tail, False
+        line_no += len(lines)
+
+
+def _reads_ahead(source: io.TextIOBase) -> bool:
+    """Whether :func:`_pieces` may read ``source`` a block at a time: a string, or a file
+    that replaces or escapes what is not UTF-8 (so reading ahead raises nothing early)."""
+    if isinstance(source, io.StringIO):
+        return True
+    return (
+        isinstance(source, io.TextIOWrapper)
+        and source.errors in ("replace", "surrogateescape")
+        and source.seekable()
+    )
+
+
+def _runs(block: str, view: bytes, line_no: int) -> Generator[tuple[int, str, bool], None, int]:
+    """The pieces of a block of whole lines that starts at line ``line_no``: each line that
+    holds a ``[``, a ``*``, ``won`` or ``lost`` alone, the lines between them together
+    (found in ``view``, the block's characters in lower case); returns the line number
+    after the block."""
+    ahead = [view.find(word) for word in _BOUNDARY_WORDS]
+    start = 0  # where the lines not yet given begin
+    end = len(block)
+    while start < end:
+        for k, at in enumerate(ahead):
+            if 0 <= at < start:
+                ahead[k] = view.find(_BOUNDARY_WORDS[k], start)
+        found = [at for at in ahead if at >= 0]
+        if not found:
+            yield line_no, block[start:], True
+            return line_no + block.count("\n", start)
+        at = min(found)
+        begin = block.rfind("\n", start, at) + 1 or start  # the boundary line's start
+        if begin > start:
+            yield line_no, block[start:begin], True
+            line_no += block.count("\n", start, begin)
+        stop = block.find("\n", at) + 1 or end
+        yield line_no, block[begin:stop], False
+        line_no += 1
+        start = stop
+    return line_no
+
+
+#: How much of a stream :func:`_pieces` reads at a time (then to the end of that line).
+_BLOCK_CHARS = 1 << 16
+#: What :func:`_line_kind` looks for, in a block's lower case.
+_BOUNDARY_WORDS = (b"[", b"*", b"won", b"lost")
+
+
 def _lines(source: TextIO | Iterable[str]) -> Iterator[str]:
     """The lines of a stream, each read at most a little past :data:`MAX_LINE_CHARS`, so
     that a hostile line is never held whole (:func:`_chunks` names a decoding error's line)."""
@@ -310,7 +417,7 @@ def game_texts(source: TextIO | Iterable[str]) -> Iterator[GameText]:
     and a stream with no game at all: the games before the fault are yielded first.
     """
     index = 0
-    for chunk in _chunks(_lines(source)):
+    for chunk in _chunks(source):
         if chunk.has_moves:
             index += 1
         yield GameText(chunk.text, chunk.line, chunk.column, index if chunk.has_moves else 0)
