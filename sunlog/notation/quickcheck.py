@@ -80,11 +80,12 @@ _TABLE_MAX = 50_000
 # is full it starts again: the words a log repeats are soon back.
 _Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
 _WORDS: dict[str, _Entry] = {}
-_STAGE_MOVES = {MoveKind.DEAL: Move(MoveKind.DEAL), MoveKind.WIND: Move(MoveKind.WIND)}
-_RAY_MOVES = {
-    kind: {str(n): Move(kind, index=n) for n in range(1, 14)}
-    for kind in (MoveKind.OPEN, MoveKind.GATHER)
-}
+# The stage moves by kind, and by kind and ray: chosen with "is", as hashing an enum
+# member runs Enum.__hash__ in Python (a tenth of an open's or gather's cost here).
+_DEAL, _WIND, _OPEN = MoveKind.DEAL, MoveKind.WIND, MoveKind.OPEN
+_DEAL_MOVE, _WIND_MOVE = Move(_DEAL), Move(_WIND)
+_OPEN_MOVES = {str(n): Move(_OPEN, index=n) for n in range(1, 14)}
+_GATHER_MOVES = {str(n): Move(MoveKind.GATHER, index=n) for n in range(1, 14)}
 
 
 def check_games(source: TextIO | Iterable[str]) -> Iterator[ValidGame | Game]:
@@ -167,12 +168,12 @@ def quick_check(text: str, index: int = 1) -> ValidGame | None:
                 number, move = move  # type: ignore[misc]
                 kind = move.__class__
             if kind is not Move:
-                if move is MoveKind.DEAL or move is MoveKind.WIND:
+                if move is _DEAL or move is _WIND:
                     stage, named = move, []  # pushed when the cards it names end
                 elif kind is Card:
                     return None  # a card with no deal or wind before it
                 else:  # open or gather: the ray is the next word, perhaps annotated
-                    rays = _RAY_MOVES[move]  # type: ignore[index]
+                    rays = _OPEN_MOVES if move is _OPEN else _GATHER_MOVES
                     ray = next(rest, "")
                     move = rays.get(ray) or rays.get(_unannotated(ray))
                     if move is None:
@@ -319,10 +320,17 @@ def _odd_space(text: str) -> bool:
 def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card]) -> bool:
     """Push a deal or wind with the cards it names (none: the deck's or the deal's own)."""
     try:
-        push(Move(kind, cards=tuple(named)) if named else _STAGE_MOVES[kind])
+        push(
+            Move(kind, cards=tuple(named)) if named else _DEAL_MOVE if kind is _DEAL else _WIND_MOVE
+        )
     except ValueError:
         return False
     return True
+
+
+def _stage_move(kind: MoveKind) -> Move | None:
+    """The move of a deal or wind that names no cards; ``None`` for another kind."""
+    return _DEAL_MOVE if kind is _DEAL else _WIND_MOVE if kind is _WIND else None
 
 
 def _unannotated(word: str) -> str:
@@ -368,7 +376,7 @@ def _learn(word: str) -> _Entry | None:
     if lower in ("deal", "wind", "open", "gather"):
         entry = MoveKind(lower)
         if base != word:  # deal! and wind! take no cards; open! and gather! are no moves
-            entry = _STAGE_MOVES.get(entry)
+            entry = _stage_move(entry)
         return None if entry is None else _remember(word, entry)
     spelling = _spelling(base)
     entry = _WORDS.get(spelling) if spelling else None
