@@ -149,26 +149,58 @@ def legal_readings(board: Board, move: Move) -> int:
     return legal
 
 
-def check_bare_cards(board: Board, seen: dict[str, int]) -> None:
-    """Every card, bare, onto every target: the fast path plays it exactly when the
-    general path finds one legal reading, with the same position, and leaves the board
-    as it was otherwise. Counts each case in ``seen``."""
+def check_one_reading(board: Board, moves: Iterator[Move], seen: dict[str, int]) -> None:
+    """The fast path plays each move exactly when the general path finds one legal
+    reading, with the same position, and leaves the board as it was otherwise. Counts
+    each case in ``seen``."""
     before = board.key()
-    for card in CARDS:
-        for target, ray in TARGETS:
-            move = Move(MoveKind.CARD, None, card, None, None, None, target, ray)
-            legal = legal_readings(board, move)
-            expected = general(board, move)
-            if board.try_push(move):
-                assert legal == 1, move
-                assert board.key() == expected, move
-                board.pop()
-                assert board.key() == before
-                seen["one"] += 1
-            else:
-                assert legal != 1, move
-                assert board.key() == before
-                seen["none" if legal == 0 else "several"] += 1
+    for move in moves:
+        legal = legal_readings(board, move)
+        expected = general(board, move)
+        if board.try_push(move):
+            assert legal == 1, move
+            assert board.key() == expected, move
+            board.pop()
+            assert board.key() == before
+            seen["one"] += 1
+        else:
+            assert legal != 1, move
+            assert board.key() == before
+            seen["none" if legal == 0 else "several"] += 1
+
+
+def check_bare_cards(board: Board, seen: dict[str, int]) -> None:
+    """Every card, bare, onto every target, as :func:`check_one_reading` checks it."""
+    moves = (
+        Move(MoveKind.CARD, None, card, None, None, None, target, ray)
+        for card in CARDS
+        for target, ray in TARGETS
+    )
+    check_one_reading(board, moves, seen)
+
+
+@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
+def test_a_row_named_without_a_card_takes_the_fast_path_when_one_end_goes_there(
+    variant: str,
+) -> None:
+    """``c2>A``, ``w>K``: the fast path plays the end whose card goes there when only one
+    does, and leaves the rest to the general path (neither: the error; both: different
+    positions, or one, which the general path decides)."""
+    seen = {"one": 0, "none": 0, "several": 0}
+    for seed in range(3):
+        deal = 4100 + seed
+        board = Board(variant, deal=deal)
+        for played in play(deal, variant, "greedy").move_stack:
+            board.push(played)
+            rows = [(Place.CLOUD, k) for k in range(1, len(board.clouds) + 1)]
+            rows += [(Place.WIND, None)] if board.wind_row else []
+            moves = (
+                Move(MoveKind.CARD, k, None, place, None, None, target, ray)
+                for place, k in rows
+                for target, ray in TARGETS
+            )
+            check_one_reading(board, moves, seen)
+    assert seen["one"] > 10 and seen["none"] > 10, seen
 
 
 @pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])

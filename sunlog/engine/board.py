@@ -492,9 +492,14 @@ class Board:
                 elif row[pos] != card:
                     return False
             elif card is None:
-                if last:
-                    return False  # either end: the general path reads both
                 pos, card = 0, row[0]
+                if last:  # either end: the one whose card goes there, if only one's does
+                    at_left = self._fits(card, source, target, target_ray)
+                    at_right = self._fits(row[last], source, target, target_ray)
+                    if (at_left is None) is (at_right is None):
+                        return False  # neither, or both: the general path decides
+                    if at_left is None:
+                        pos, card = last, row[last]
             else:
                 left, right = row[0] == card, row[last] == card
                 if left and right and last:
@@ -920,6 +925,8 @@ class Board:
     # ---------------------------------------------------------- stage actions
 
     def _not_over(self, what: str) -> None:
+        """Refuse ``what`` in a won game or before the 8th deal. Won needs a full first
+        pile, so the hot callers ask only when it is full or deals are short."""
         if self.is_won():
             raise IllegalMoveError("the game is won: no move is legal")
         if self.deals < DEALS:
@@ -971,8 +978,10 @@ class Board:
         assert n is not None
         if self.variant is Variant.SUN2:
             raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened")
-        self._not_over("open")
-        _check_ray_number(n)
+        if self.deals < DEALS or len(self.foundations[0]) == 13:  # else not over: no call
+            self._not_over("open")
+        if not 1 <= n <= RAYS:
+            _check_ray_number(n)
         if self.stage is Stage.WIND:
             raise IllegalMoveError("no ray can be opened after the wind")
         if self.stage is Stage.SUNSET:
@@ -984,8 +993,10 @@ class Board:
     def _check_gather(self, n: int | None) -> int:
         """The ray ``gather n`` gathers, or why it cannot be gathered now."""
         assert n is not None
-        self._not_over("gather")
-        _check_ray_number(n)
+        if self.deals < DEALS or len(self.foundations[0]) == 13:  # else not over: no call
+            self._not_over("gather")
+        if not 1 <= n <= RAYS:
+            _check_ray_number(n)
         if self.stage is Stage.WIND:
             raise IllegalMoveError("no ray can be gathered after the wind")
         if n <= self.gathered:
