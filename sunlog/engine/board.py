@@ -468,9 +468,20 @@ class Board:
                     pos -= 1
                 if pos < 0:
                     return False
-            dst = self._fits(card, source, target, target_ray)
-            if dst is None:
-                return False
+            if self._two_piles:
+                dst = self._fits(card, source, target, target_ray)
+                if dst is None:
+                    return False
+            elif target is _T_ACES:  # _fits inlined for sun and sun-2, as in _bare_reading
+                dst = self.foundations[card // 13]
+                if not (dst[-1] + 1 == card if dst else card % 13 == 0):
+                    return False
+            elif target is _T_KINGS:
+                dst = self.foundations[card // 13 + 4]
+                if not (dst[-1] - 1 == card if dst else card % 13 == 12):
+                    return False
+            else:
+                return False  # onto a ray or a second aces pile: sun-3 only
         elif source is None:
             if card is None:
                 return False
@@ -583,7 +594,15 @@ class Board:
         # Where a copy off the foundations goes: _fits inlined for sun and sun-2 (a call
         # is a tenth of this search).
         if self._two_piles:
-            fits = self._fits(card, _P_RAY, target, target_ray)
+            if target is _T_ACES:  # the first of its two aces piles that takes it
+                if aces[-1] + 1 == card if aces else card % 13 == 0:
+                    fits = aces
+                elif other[-1] + 1 == card if other else card % 13 == 0:
+                    fits = other
+                else:
+                    fits = None
+            else:
+                fits = self._fits(card, _P_RAY, target, target_ray)
         elif target is _T_ACES:
             fits = aces if (aces[-1] + 1 == card if aces else card % 13 == 0) else None
         elif target is _T_KINGS:
