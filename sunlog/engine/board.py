@@ -469,9 +469,17 @@ class Board:
                 if pos < 0:
                     return False
             if self._two_piles:
-                dst = self._fits(card, source, target, target_ray)
-                if dst is None:
-                    return False
+                found = self.foundations
+                if target is _T_ACES:  # the first of its two aces piles that takes it
+                    dst = found[card // 13]
+                    if not (dst[-1] + 1 == card if dst else card % 13 == 0):
+                        dst = found[card // 13 + 4]
+                        if not (dst[-1] + 1 == card if dst else card % 13 == 0):
+                            return False
+                else:
+                    dst = self._fits(card, source, target, target_ray)
+                    if dst is None:
+                        return False
             elif target is _T_ACES:  # _fits inlined for sun and sun-2, as in _bare_reading
                 dst = self.foundations[card // 13]
                 if not (dst[-1] + 1 == card if dst else card % 13 == 0):
