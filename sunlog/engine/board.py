@@ -599,8 +599,8 @@ class Board:
                     src, pos, dst = other, len(other) - 1, fits
         if not left:
             return src, pos, dst
-        # Where a copy off the foundations goes: _fits inlined for sun and sun-2 (a call
-        # is a tenth of this search).
+        # Where a copy off the foundations goes: _fits inlined (a call is a tenth of this
+        # search), but for sun-3's targets other than A.
         if self._two_piles:
             if target is _T_ACES:  # the first of its two aces piles that takes it
                 if aces[-1] + 1 == card if aces else card % 13 == 0:
