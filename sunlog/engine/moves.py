@@ -40,7 +40,14 @@ def check_digits(digits: str) -> str:
     return digits
 
 
-class MoveKind(Enum):
+class _Enum(Enum):
+    """An enum hashed by identity, as it compares: ``Enum.__hash__`` hashes the member's
+    name in Python, a call on every dict lookup and every hash of a :class:`Move`."""
+
+    __hash__ = object.__hash__
+
+
+class MoveKind(_Enum):
     """What a move does: a stage action or a card move."""
 
     DEAL = "deal"
@@ -50,7 +57,7 @@ class MoveKind(Enum):
     CARD = "card"
 
 
-class Place(Enum):
+class Place(_Enum):
     """Where a card move takes its card from."""
 
     RAY = "r"
@@ -60,14 +67,14 @@ class Place(Enum):
     KINGS = "K"
 
 
-class End(Enum):
+class End(_Enum):
     """An end of a cloud or of the wind row."""
 
     LEFT = "L"
     RIGHT = "R"
 
 
-class Target(Enum):
+class Target(_Enum):
     """Where a card move puts its card."""
 
     ACES = "A"

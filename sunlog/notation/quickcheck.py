@@ -80,8 +80,8 @@ _TABLE_MAX = 50_000
 # is full it starts again: the words a log repeats are soon back.
 _Entry = Move | MoveKind | Card | int | tuple[int, Move | MoveKind]
 _WORDS: dict[str, _Entry] = {}
-# The stage moves by kind, and by kind and ray: chosen with "is", as hashing an enum
-# member runs Enum.__hash__ in Python (a tenth of an open's or gather's cost here).
+# The stage moves by kind, and by kind and ray, chosen with "is" on module constants: an
+# enum member read off its class costs about 80 ns, a dict lookup by it more.
 _DEAL, _WIND, _OPEN = MoveKind.DEAL, MoveKind.WIND, MoveKind.OPEN
 _DEAL_MOVE, _WIND_MOVE = Move(_DEAL), Move(_WIND)
 _OPEN_MOVES = {str(n): Move(_OPEN, index=n) for n in range(1, 14)}
@@ -320,17 +320,15 @@ def _odd_space(text: str) -> bool:
 def _push_stage(push: Callable[[Move], None], kind: MoveKind, named: list[Card]) -> bool:
     """Push a deal or wind with the cards it names (none: the deck's or the deal's own)."""
     try:
-        push(
-            Move(kind, cards=tuple(named)) if named else _DEAL_MOVE if kind is _DEAL else _WIND_MOVE
-        )
+        push(Move(kind, cards=tuple(named)) if named else _stage_move(kind))
     except ValueError:
         return False
     return True
 
 
-def _stage_move(kind: MoveKind) -> Move | None:
-    """The move of a deal or wind that names no cards; ``None`` for another kind."""
-    return _DEAL_MOVE if kind is _DEAL else _WIND_MOVE if kind is _WIND else None
+def _stage_move(kind: MoveKind) -> Move:
+    """The move of a deal (``kind`` is DEAL) or wind (WIND) that names no cards."""
+    return _DEAL_MOVE if kind is _DEAL else _WIND_MOVE
 
 
 def _unannotated(word: str) -> str:
@@ -376,8 +374,10 @@ def _learn(word: str) -> _Entry | None:
     if lower in ("deal", "wind", "open", "gather"):
         entry = MoveKind(lower)
         if base != word:  # deal! and wind! take no cards; open! and gather! are no moves
+            if entry is not _DEAL and entry is not _WIND:
+                return None
             entry = _stage_move(entry)
-        return None if entry is None else _remember(word, entry)
+        return _remember(word, entry)
     spelling = _spelling(base)
     entry = _WORDS.get(spelling) if spelling else None
     if entry.__class__ is Move or (entry.__class__ is Card and base == word):
