@@ -94,20 +94,24 @@ def _reports(
     workers = jobs or (os.cpu_count() or 1)
     try:
         if workers > 1 and len(files) > 1:
-            from concurrent.futures import ProcessPoolExecutor
+            from sunlog.play.workers import worker_pool
 
-            with ProcessPoolExecutor(max_workers=min(workers, len(files))) as pool:
+            with worker_pool(min(workers, len(files))) as pool:
                 texts = [stdin_text if f == STDIN else None for f in files]
                 # Several files a task when there are many: fewer round trips between processes.
                 chunk = max(1, min(8, len(files) // (4 * workers)))
-                results = pool.map(
-                    reports.check_file, files, [verbose] * len(files), texts, chunksize=chunk
-                )
-                for report in results:
-                    bar(len(report.games))
-                    yield from report.games
-                    if report.io_error is not None:
-                        yield report.io_error
+                tasks = [
+                    pool.submit(
+                        reports.check_files, files[i : i + chunk], verbose, texts[i : i + chunk]
+                    )
+                    for i in range(0, len(files), chunk)
+                ]
+                for task in tasks:  # in the order given, whatever order they finish in
+                    for report in task.result():
+                        bar(len(report.games))
+                        yield from report.games
+                        if report.io_error is not None:
+                            yield report.io_error
         else:
             for path in files:
                 text = stdin_text if path == STDIN else None

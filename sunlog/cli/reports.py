@@ -286,6 +286,12 @@ def check_file(path: str, verbose: bool = False, stdin_text: str | None = None) 
     return FileReport(path, games)
 
 
+def check_files(paths: list[str], verbose: bool, stdin_texts: list[str | None]) -> list[FileReport]:
+    """:func:`check_file` for several files: one task of a worker with -j, so that many
+    small files cost fewer round trips between processes."""
+    return [check_file(p, verbose, t) for p, t in zip(paths, stdin_texts, strict=True)]
+
+
 def board_plain(board: Board) -> str:
     """The board as plain text (rich is imported only here)."""
     from sunlog.views.terminal import board_text

@@ -20,13 +20,14 @@ from __future__ import annotations
 import errno
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from sunlog.engine.board import Variant
 from sunlog.play.solver import solve_deal
+from sunlog.play.workers import worker_pool
 
 try:  # POSIX: a second writer of the same file is refused
     import fcntl
@@ -225,24 +226,23 @@ class BatchSummary:
 
 
 def _parallel(deals: Iterable[int], settings: BatchSettings, jobs: int) -> Iterator[dict[str, Any]]:
-    """Solve ``deals`` in ``jobs`` processes; results as they finish, in any order."""
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    """Solve ``deals`` in ``jobs`` processes; results as they finish, in any order.
+
+    Closed early (Ctrl-C, or a consumer that stops), it ends the workers at once.
+    """
+    with worker_pool(jobs) as pool:
         todo = iter(deals)
         running: set[Future[dict[str, Any]]] = set()
-        try:
-            while True:
-                for deal in todo:
-                    running.add(pool.submit(solve_one, deal, settings))
-                    if len(running) >= jobs * _WINDOW:
-                        break
-                if not running:
-                    return
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    yield future.result()
-        finally:
-            for future in running:
-                future.cancel()
+        while True:
+            for deal in todo:
+                running.add(pool.submit(solve_one, deal, settings))
+                if len(running) >= jobs * _WINDOW:
+                    break
+            if not running:
+                return
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
 
 
 def _serial(deals: Iterable[int], settings: BatchSettings) -> Iterator[dict[str, Any]]:
@@ -289,15 +289,19 @@ def run_batch(
         else:
             stream = _parallel(todo, settings, jobs)
         solved = 0
-        for record in stream:
-            if record["deal"] in done:  # a result delivered twice is written once
-                continue
-            done.add(record["deal"])
-            results.write(record)
-            counts.add(record["verdict"])
-            solved += 1
-            if progress:
-                progress(counts)
+        try:
+            for record in stream:
+                if record["deal"] in done:  # a result delivered twice is written once
+                    continue
+                done.add(record["deal"])
+                results.write(record)
+                counts.add(record["verdict"])
+                solved += 1
+                if progress:
+                    progress(counts)
+        finally:  # Ctrl-C while writing or drawing: the workers stop now, not when collected
+            if isinstance(stream, Generator):
+                stream.close()
         return BatchSummary(
             settings,
             deals,

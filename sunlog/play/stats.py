@@ -15,12 +15,13 @@ import math
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
 from sunlog.engine.board import Board, Variant
 from sunlog.play.policies import DEFAULT_POLICY, POLICIES, Policy, get_policy, play
+from sunlog.play.workers import worker_pool
 
 __all__ = [
     "CHUNK",
@@ -246,7 +247,7 @@ def run_stats(
             if progress:
                 progress(done, games)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with worker_pool(jobs) as pool:
             futures = {
                 pool.submit(play_deals, variant.value, chosen, chunk): i
                 for i, chunk in enumerate(chunks)
