@@ -319,6 +319,67 @@ def test_a_card_taken_twice_says_it_is_playable_nowhere_now() -> None:
     assert found["error"]["message"] == ("ray 13 is empty, and no KH is playable anywhere")
 
 
+NEEDS = "a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; found "
+TARGET = "expected a target after '>': A or K (in sun-3 A, A1, A2 or an empty ray like r5), found "
+#: Deal 1 after twelve moves: both aces of clubs lie on a ray's end (r11 and r13).
+TWO_ACES = (
+    "deal r5:KC>K r13:KH>K deal r2:AD>A r3:QC>K r10:JC>K r4:10C>K r9:9C>K r11:KS>K deal r2:AS>A"
+)
+#: Deal 1 after its first deal and a move (a card right after ``deal`` is one it names).
+DEALT = "deal r13:KH>K"
+
+
+@pytest.mark.parametrize(
+    ("moves", "written", "message"),
+    [
+        ("deal", "r5:KC", NEEDS + "'r5:KC'; here it can be r5:KC>K"),
+        (DEALT, "KC", NEEDS + "'KC'; here it can be KC>K"),
+        ("deal", "r5", NEEDS + "'r5'; here it can be r5>K"),
+        ("deal", "r5:KC>", TARGET + "none; here it can be r5:KC>K"),
+        (DEALT, "KC>Q", TARGET + "'Q'; here it can be KC>K"),
+        (TWO_ACES, "AC", NEEDS + "'AC'; here it can be r11:AC>A or r13:AC>A"),
+        (TWO_ACES, "r11:AC", NEEDS + "'r11:AC'; here it can be r11:AC>A"),
+        (
+            DEALT,
+            "4D",
+            NEEDS + "'4D'; and no 4D is playable here: the playable cards are "
+            "5S 6S 8S 9S JS, 7H, 6D 7D 10D, 6C KC",
+        ),
+        (
+            "deal",
+            "r2:KC",
+            NEEDS + "'r2:KC'; and ray 2's outer card is 7D, not KC; KC is on ray 5: write r5:KC>K",
+        ),
+        (
+            DEALT,
+            "JS",
+            NEEDS + "'JS'; and JS cannot start the aces pile of spades: an empty pile takes "
+            "only an ace, and JS cannot start the kings pile of spades: an empty pile takes "
+            "only a king",
+        ),
+    ],
+)
+def test_a_card_move_without_its_target_says_where_it_can_go_here(
+    moves: str, written: str, message: str
+) -> None:
+    """Forgetting the target (or mistyping it) is the fault whose fix the position knows."""
+    found = error_of(f'[Deal "1"]\n{moves} {written} *\n')
+    assert found["error"]["message"] == message
+    assert found["error"]["move"] == len(moves.split()) + 1
+
+
+def test_in_sun_3_the_advice_names_both_aces_piles() -> None:
+    found = error_of('[Variant "sun-3"]\n[Deal "1"]\ndeal deal r2:AD>A deal r2:AS>A AC *\n')
+    assert found["error"]["message"] == (
+        NEEDS + "'AC'; here it can be r11:AC>A, r13:AC>A, r11:AC>A2 or r13:AC>A2"
+    )
+
+
+def test_a_word_that_is_not_a_card_gets_no_advice_from_the_position() -> None:
+    found = error_of('[Deal "1"]\ndeal r5:KX *\n')
+    assert found["error"]["message"] == "expected a card like QD or 10H after ':', found 'KX'"
+
+
 @pytest.mark.parametrize(
     ("numbered", "message"),
     [
@@ -330,7 +391,8 @@ def test_a_card_taken_twice_says_it_is_playable_nowhere_now() -> None:
         (
             "1. deal 2. 3H>Q *",
             "expected a target after '>': A or K (in sun-3 A, A1, A2 or an "
-            "empty ray like r5), found 'Q'",
+            "empty ray like r5), found 'Q'; and no 3H is playable here: the playable cards "
+            "are 5S 6S 8S 9S JS, 7H KH, 6D 7D 10D, 6C KC",
         ),
         ("1. deal 2. 3. *", "a move number must be followed by a move, found '3.'"),
     ],

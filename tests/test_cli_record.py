@@ -68,6 +68,16 @@ def test_a_refused_line_writes_nothing_and_says_what_check_says(tmp_path: Path) 
         assert f"refused: move 2 '{typed}': {said}\n  {typed}\n  ^~~~~~~\n" in result.stderr
 
 
+def test_a_move_typed_without_its_target_is_refused_with_where_it_can_go(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "game.sun"
+    result = run("record", log, "--deal", DEAL, input="deal\nr1:AC\nr1:AC>A\nquit\n")
+    assert moves_of(log) == ["deal", "r1:AC>A"]
+    assert "refused: move 2 'r1:AC': a card move needs a target: " in result.stderr
+    assert "found 'r1:AC'; here it can be r1:AC>A\n" in result.stderr
+
+
 def test_undo_moves_and_board_off_a_terminal(tmp_path: Path) -> None:
     log = tmp_path / "game.sun"
     typed = "deal r1:AC>A\nundo\nmoves\nboard\nhelp\n"

@@ -874,7 +874,9 @@ def test_a_syntax_error_keeps_the_moves_before_it() -> None:
     assert game.error is not None and game.error.move == 4
     result = replay(game)
     assert result.moves == 3  # replayed up to the error, then the syntax error is reported
-    assert result.error is game.error
+    assert result.error is not None and result.error.move == 4
+    assert result.error.message.startswith(game.error.message + "; and JS cannot start")
+    assert replay(game, upto=3).error is game.error  # short of it: the error as read
 
 
 @pytest.mark.parametrize(

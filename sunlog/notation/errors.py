@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from sunlog.engine.errors import clip
 
-__all__ = ["LogError", "LogRuleError", "LogSyntaxError"]
+__all__ = ["NEEDS_TARGET", "TARGET_EXPECTED", "LogError", "LogRuleError", "LogSyntaxError"]
+
+#: How the syntax errors of a card move written without its target begin (``3D``,
+#: ``r2:AD``, ``r2:AD>``): a fault whose fix the position can tell, so replay adds it.
+NEEDS_TARGET = "a card move needs a target"
+TARGET_EXPECTED = "expected a target after '>'"
 
 
 class LogError(ValueError):

@@ -14,9 +14,15 @@ from dataclasses import dataclass
 from sunlog.engine.board import DEALS, RAYS, Board, Stage, Status, Variant
 from sunlog.engine.cards import Card
 from sunlog.engine.deal import MAX_DEAL
-from sunlog.engine.errors import clip
+from sunlog.engine.errors import AmbiguousMoveError, InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind
-from sunlog.notation.errors import LogError, LogRuleError
+from sunlog.notation.errors import (
+    NEEDS_TARGET,
+    TARGET_EXPECTED,
+    LogError,
+    LogRuleError,
+    LogSyntaxError,
+)
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 
 __all__ = ["MEANINGFUL_TAGS", "Replay", "check_result", "miscased_tags", "new_board", "replay"]
@@ -145,12 +151,67 @@ def replay(
             observe(board)
     done = len(moves)
     if game.error is not None:
-        return Replay(game, board, done, game.error, _forms(canonical, forms))
+        error = game.error if upto is not None else _with_targets(game.error, board)
+        return Replay(game, board, done, error, _forms(canonical, forms))
     if upto is None:
         wrong = check_result(game, board)
         if wrong is not None:
             return Replay(game, board, done, wrong, _forms(canonical, forms))
     return Replay(game, board, done, None, _forms(canonical, forms))
+
+
+def _with_targets(error: LogError, board: Board) -> LogError:
+    """A card move written without its target, or with one that is no target (``3D``,
+    ``r2:AD>``, ``3D>Q``), with the moves it can be here: what the player meant is
+    usually one of them. Any other error comes back as it is."""
+    if not (
+        isinstance(error, LogSyntaxError)
+        and error.text
+        and error.message.startswith((NEEDS_TARGET, TARGET_EXPECTED))
+    ):
+        return error
+    written = error.text.partition(">")[0]
+    fits: list[str] = []
+    for target in dict.fromkeys(str(m).rpartition(">")[2] for m in board.legal_moves()):
+        text = f"{written}>{target}"
+        try:
+            board.canonical(Move.parse(text))
+        except AmbiguousMoveError as exc:  # two copies: each reading in full
+            fits.extend(c for c in exc.candidates if c not in fits)
+        except ValueError:
+            continue
+        else:
+            fits.append(text)
+    if not fits:
+        why = dict.fromkeys(_refusal(board, f"{written}>{pile}") for pile in "AK")
+        if None in why:  # not a card or a source: nothing to say of the position
+            return error
+        fixes = [w for w in why if w is not None and "write " in w]  # the engine's own fix
+        hint = "and " + (fixes[0] if fixes else ", and ".join(str(w) for w in why))
+    elif len(fits) == 1:
+        hint = f"here it can be {fits[0]}"
+    else:
+        hint = f"here it can be {', '.join(fits[:-1])} or {fits[-1]}"
+    return LogSyntaxError(
+        f"{error.message}; {hint}",
+        line=error.line,
+        column=error.column,
+        move=error.move,
+        text=error.text,
+        game=error.game,
+        path=error.path,
+    )
+
+
+def _refusal(board: Board, text: str) -> str | None:
+    """Why the card move ``text`` is illegal here; ``None`` if it is legal or no move."""
+    try:
+        board.canonical(Move.parse(text))
+    except InvalidMoveError:
+        return None
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 #: Said after an error that a game run on into the next one would make.

@@ -20,7 +20,7 @@ from sunlog.engine.board import RAYS
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind, check_digits
-from sunlog.notation.errors import LogError, LogSyntaxError
+from sunlog.notation.errors import NEEDS_TARGET, TARGET_EXPECTED, LogError, LogSyntaxError
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
 from sunlog.notation.scanner import Scanner
@@ -723,6 +723,21 @@ def _repaired(word: str) -> str | None:
     return None
 
 
+def _source_and_card(written: str) -> str | None:
+    """What is wrong with ``SOURCE:CARD`` (a card move's part before ``>``), if anything."""
+    source, _, card = written.partition(":")
+    if not _SOURCE_RE.fullmatch(source):
+        return (
+            "expected a source before ':' like r5, r5.2, c1, c1.L, w, w.R, A or K, "
+            f"found '{source}'"
+        )
+    if _RANK_RE.fullmatch(card):
+        return f"'{card}' after ':' has no suit; {CARD_SHAPE}"
+    if not _CARD_RE.fullmatch(card):
+        return f"expected a card like QD or 10H after ':', found '{card}'"
+    return None
+
+
 def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
     glued = _GLUED_KEYWORD.match(word)
     if glued is not None:
@@ -737,10 +752,7 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
         or next_word.lower() in ("deal", "open", "gather", "wind")
     )
     if ends and word.endswith(">") and ">" not in word[:-1]:
-        return (
-            "expected a target after '>': A or K (in sun-3 A, A1, A2 or an empty ray like "
-            "r5), found none"
-        )
+        return f"{TARGET_EXPECTED}: A or K (in sun-3 A, A1, A2 or an empty ray like r5), found none"
     if ends and word.endswith(":") and ":" not in word[:-1]:
         return "expected a card like QD or 10H after ':', found none"
     apart = next_word[:1] in (">", ":") or word.endswith((">", ":"))
@@ -753,20 +765,13 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
         before, _, after = word.partition(">")
         if not _TARGET_RE.fullmatch(after):
             return (
-                "expected a target after '>': A or K (in sun-3 A, A1, A2 or an empty ray "
-                f"like r5), found '{after}'"
+                f"{TARGET_EXPECTED}: A or K (in sun-3 A, A1, A2 or an empty ray like r5), "
+                f"found '{after}'"
             )
         if ":" in before:
-            source, _, card = before.partition(":")
-            if not _SOURCE_RE.fullmatch(source):
-                return (
-                    "expected a source before ':' like r5, r5.2, c1, c1.L, w, w.R, A or K, "
-                    f"found '{source}'"
-                )
-            if _RANK_RE.fullmatch(card):
-                return f"'{card}' after ':' has no suit; {CARD_SHAPE}"
-            if not _CARD_RE.fullmatch(card):
-                return f"expected a card like QD or 10H after ':', found '{card}'"
+            wrong = _source_and_card(before)
+            if wrong is not None:
+                return wrong
         elif _RANK_RE.fullmatch(before) and before.lower() not in ("a", "k"):
             return f"'{before}' before '>' has no suit; {CARD_SHAPE}"
         elif not (_SOURCE_RE.fullmatch(before) or _CARD_RE.fullmatch(before)):
@@ -774,8 +779,10 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
                 f"expected a card like QD or 10H, or a source like r5, before '>', found '{before}'"
             )
         return f"a card move is SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
+    if ":" in word and (wrong := _source_and_card(word)) is not None:
+        return wrong
     if ":" in word or _SOURCE_RE.fullmatch(word) or _CARD_RE.fullmatch(word):
-        return f"a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
+        return f"{NEEDS_TARGET}: SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
     # (A word meant as a card of the deal or wind before it is explained before this.)
     return (
         "expected a move (deal, open N, gather N, wind, or a card move like r5:QD>K) "
