@@ -375,9 +375,37 @@ def test_in_sun_3_the_advice_names_both_aces_piles() -> None:
     )
 
 
-def test_a_word_that_is_not_a_card_gets_no_advice_from_the_position() -> None:
-    found = error_of('[Deal "1"]\ndeal r5:KX *\n')
-    assert found["error"]["message"] == "expected a card like QD or 10H after ':', found 'KX'"
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        (
+            "r5:KX>K",
+            "expected a card like QD or 10H after ':', found 'KX'; ray 5's outer card is KC",
+        ),
+        ("r5:KX", "expected a card like QD or 10H after ':', found 'KX'; ray 5's outer card is KC"),
+        ("r5:", "expected a card like QD or 10H after ':', found none; ray 5's outer card is KC"),
+        ("r5:>K", "expected a card like QD or 10H after ':', found none; ray 5's outer card is KC"),
+        ("r13:K>K", "'K' after ':' has no suit; " + CARD_SHAPE + "; ray 13's outer card is KH"),
+    ],
+)
+def test_an_unreadable_card_after_a_ray_says_what_the_ray_shows(written: str, message: str) -> None:
+    """A mistyped suit (``KX``) or a forgotten one (``K``): the ray's card is the one meant."""
+    assert error_of(f'[Deal "1"]\ndeal {written} *\n')["error"]["message"] == message
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("c1:KX>K", "expected a card like QD or 10H after ':', found 'KX'"),
+        ("r14:KX>K", "expected a card like QD or 10H after ':', found 'KX'"),
+        ("XX", "expected a move (deal, open N, gather N, wind, or a card move like r5:QD>K) "
+         "or a result (won, lost, *), found 'XX'"),
+    ],
+)  # fmt: skip
+def test_what_the_position_cannot_tell_gets_only_its_syntax_error(
+    written: str, message: str
+) -> None:
+    assert error_of(f'[Deal "1"]\ndeal r5:KC>K {written} *\n')["error"]["message"] == message
 
 
 @pytest.mark.parametrize(
@@ -387,7 +415,10 @@ def test_a_word_that_is_not_a_card_gets_no_advice_from_the_position() -> None:
             "1. deal 2. 3X>A *",
             "expected a card like QD or 10H, or a source like r5, before '>', found '3X'",
         ),
-        ("1. deal 2. r5:QX>K *", "expected a card like QD or 10H after ':', found 'QX'"),
+        (
+            "1. deal 2. r5:QX>K *",
+            "expected a card like QD or 10H after ':', found 'QX'; ray 5's outer card is KC",
+        ),
         (
             "1. deal 2. 3H>Q *",
             "expected a target after '>': A or K (in sun-3 A, A1, A2 or an "

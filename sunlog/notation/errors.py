@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from sunlog.engine.errors import clip
 
-__all__ = ["NEEDS_TARGET", "TARGET_EXPECTED", "LogError", "LogRuleError", "LogSyntaxError"]
+__all__ = [
+    "CARD_EXPECTED",
+    "NEEDS_TARGET",
+    "NO_SUIT",
+    "TARGET_EXPECTED",
+    "LogError",
+    "LogRuleError",
+    "LogSyntaxError",
+]
 
 #: How the syntax errors of a card move written without its target begin (``3D``,
 #: ``r2:AD``, ``r2:AD>``): a fault whose fix the position can tell, so replay adds it.
 NEEDS_TARGET = "a card move needs a target"
 TARGET_EXPECTED = "expected a target after '>'"
+#: How the syntax errors of an unreadable card after ``SOURCE:`` begin (``r4:3X>A``,
+#: ``r5:Q>K``, ``r4:``): after a ray, replay adds the card that ray shows.
+CARD_EXPECTED = "expected a card like QD or 10H after ':'"
+NO_SUIT = "after ':' has no suit"
 
 
 class LogError(ValueError):

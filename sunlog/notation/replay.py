@@ -17,7 +17,9 @@ from sunlog.engine.deal import MAX_DEAL
 from sunlog.engine.errors import AmbiguousMoveError, InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import (
+    CARD_EXPECTED,
     NEEDS_TARGET,
+    NO_SUIT,
     TARGET_EXPECTED,
     LogError,
     LogRuleError,
@@ -31,6 +33,7 @@ _UNIQUE_TAGS = ("Variant", "Deal", "Deck", "Result")
 #: The tags with meaning, by their names in lower case: what a miscased name was meant as.
 MEANINGFUL_TAGS = {name.lower(): name for name in _UNIQUE_TAGS}
 _DIGITS = re.compile(r"[0-9]+")
+_RAY_SOURCE = re.compile(r"[rR]([0-9]{1,2}):")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +154,7 @@ def replay(
             observe(board)
     done = len(moves)
     if game.error is not None:
-        error = game.error if upto is not None else _with_targets(game.error, board)
+        error = game.error if upto is not None else _with_position(game.error, board)
         return Replay(game, board, done, error, _forms(canonical, forms))
     if upto is None:
         wrong = check_result(game, board)
@@ -160,17 +163,45 @@ def replay(
     return Replay(game, board, done, None, _forms(canonical, forms))
 
 
-def _with_targets(error: LogError, board: Board) -> LogError:
-    """A card move written without its target, or with one that is no target (``3D``,
-    ``r2:AD>``, ``3D>Q``), with the moves it can be here: what the player meant is
-    usually one of them. Any other error comes back as it is."""
-    if not (
-        isinstance(error, LogSyntaxError)
-        and error.text
-        and error.message.startswith((NEEDS_TARGET, TARGET_EXPECTED))
-    ):
+def _with_position(error: LogError, board: Board) -> LogError:
+    """A syntax error whose fix the position can tell, with what it tells (see
+    :func:`_targets_hint` and :func:`_ray_card_hint`); any other error as it is."""
+    if not isinstance(error, LogSyntaxError) or not error.text:
         return error
-    written = error.text.partition(">")[0]
+    if error.message.startswith((NEEDS_TARGET, TARGET_EXPECTED)):
+        hint = _targets_hint(error.text.partition(">")[0], board)
+    elif error.message.startswith(CARD_EXPECTED) or NO_SUIT in error.message:
+        hint = _ray_card_hint(error.text, board)
+    else:
+        return error
+    if hint is None:
+        return error
+    return LogSyntaxError(
+        f"{error.message}; {hint}",
+        line=error.line,
+        column=error.column,
+        move=error.move,
+        text=error.text,
+        game=error.game,
+        path=error.path,
+    )
+
+
+def _ray_card_hint(written: str, board: Board) -> str | None:
+    """For a card after ``rN:`` that cannot be read (``r4:3X>A``): the card ray N shows,
+    which is usually the one meant."""
+    ray = _RAY_SOURCE.match(written)
+    if ray is None or not 1 <= int(ray.group(1)) <= RAYS:
+        return None
+    n = int(ray.group(1))
+    cards = board.rays[n - 1]
+    return f"ray {n}'s outer card is {cards[-1]}" if cards else f"ray {n} is empty"
+
+
+def _targets_hint(written: str, board: Board) -> str | None:
+    """For a card move written without its target, or with one that is no target (``3D``,
+    ``r2:AD>``, ``3D>Q``): the moves it can be here, as written with each target that
+    works (what the player meant is usually one of them), or why none works."""
     fits: list[str] = []
     for target in dict.fromkeys(str(m).rpartition(">")[2] for m in board.legal_moves()):
         text = f"{written}>{target}"
@@ -185,22 +216,12 @@ def _with_targets(error: LogError, board: Board) -> LogError:
     if not fits:
         why = dict.fromkeys(_refusal(board, f"{written}>{pile}") for pile in "AK")
         if None in why:  # not a card or a source: nothing to say of the position
-            return error
+            return None
         fixes = [w for w in why if w is not None and "write " in w]  # the engine's own fix
-        hint = "and " + (fixes[0] if fixes else ", and ".join(str(w) for w in why))
-    elif len(fits) == 1:
-        hint = f"here it can be {fits[0]}"
-    else:
-        hint = f"here it can be {', '.join(fits[:-1])} or {fits[-1]}"
-    return LogSyntaxError(
-        f"{error.message}; {hint}",
-        line=error.line,
-        column=error.column,
-        move=error.move,
-        text=error.text,
-        game=error.game,
-        path=error.path,
-    )
+        return "and " + (fixes[0] if fixes else ", and ".join(str(w) for w in why))
+    if len(fits) == 1:
+        return f"here it can be {fits[0]}"
+    return f"here it can be {', '.join(fits[:-1])} or {fits[-1]}"
 
 
 def _refusal(board: Board, text: str) -> str | None:

@@ -20,7 +20,14 @@ from sunlog.engine.board import RAYS
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind, check_digits
-from sunlog.notation.errors import NEEDS_TARGET, TARGET_EXPECTED, LogError, LogSyntaxError
+from sunlog.notation.errors import (
+    CARD_EXPECTED,
+    NEEDS_TARGET,
+    NO_SUIT,
+    TARGET_EXPECTED,
+    LogError,
+    LogSyntaxError,
+)
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
 from sunlog.notation.scanner import Scanner
@@ -732,9 +739,9 @@ def _source_and_card(written: str) -> str | None:
             f"found '{source}'"
         )
     if _RANK_RE.fullmatch(card):
-        return f"'{card}' after ':' has no suit; {CARD_SHAPE}"
+        return f"'{card}' {NO_SUIT}; {CARD_SHAPE}"
     if not _CARD_RE.fullmatch(card):
-        return f"expected a card like QD or 10H after ':', found '{card}'"
+        return f"{CARD_EXPECTED}, found '{card}'" if card else f"{CARD_EXPECTED}, found none"
     return None
 
 
@@ -754,7 +761,7 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
     if ends and word.endswith(">") and ">" not in word[:-1]:
         return f"{TARGET_EXPECTED}: A or K (in sun-3 A, A1, A2 or an empty ray like r5), found none"
     if ends and word.endswith(":") and ":" not in word[:-1]:
-        return "expected a card like QD or 10H after ':', found none"
+        return f"{CARD_EXPECTED}, found none"
     apart = next_word[:1] in (">", ":") or word.endswith((">", ":"))
     if apart and not _CARD_MOVE_WORD.fullmatch(word):
         return (
