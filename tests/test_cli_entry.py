@@ -178,3 +178,41 @@ def test_the_script_and_python_m_sunlog_run_the_entry() -> None:
         assert done.stderr == "1 game, 1 valid, 0 invalid, 157 moves replayed (1 file)\n"
         bad = subprocess.run([*command, "check", "--bogus"], capture_output=True, text=True)
         assert bad.returncode == 2 and "No such option" in bad.stderr
+
+
+def _interrupt(*args: object, **kwargs: object) -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("args", [["check", WON], ["check", "--json", "-q", WON]])
+def test_ctrl_c_in_check_says_interrupted_and_exits_2_either_way(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sunlog.cli import checking
+
+    monkeypatch.setattr(checking, "run_check", _interrupt)
+    assert through_entry(args) == through_typer(args) == (2, "", "sunlog: interrupted\n")
+
+
+def test_ctrl_c_in_any_other_command_says_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sunlog.cli import view
+
+    monkeypatch.setattr(view, "load", _interrupt)
+    assert through_entry(["show", WON]) == (2, "", "sunlog: interrupted\n")
+
+
+def test_ctrl_c_while_starting_or_while_typer_reads_the_line_is_said_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(entry, "_run_fast", _interrupt)  # before any command took over
+    assert through_entry(["show", WON]) == (2, "", "sunlog: interrupted\n")
+    monkeypatch.undo()
+
+    def typer_interrupted() -> Callable[..., None]:  # Typer's own answer: a silent 130
+        def app(*args: object, **kwargs: object) -> None:
+            raise SystemExit(130)
+
+        return app
+
+    monkeypatch.setattr("sunlog.cli.typer_app", typer_interrupted)
+    assert through_entry(["show", WON]) == (2, "", "sunlog: interrupted\n")

@@ -34,6 +34,9 @@ __all__ = [
 ]
 
 OK, INVALID, USAGE = 0, 1, 2
+#: What a command stopped by Ctrl-C says; it then exits 2, as a run that did not finish
+#: (what it wrote stays as it is).
+INTERRUPTED = "sunlog: interrupted"
 
 #: Files from which ``check`` shows a progress bar (only when stderr is a terminal).
 PROGRESS_FILES = 20

@@ -126,6 +126,9 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         except Exception as exc:  # a bug (or MemoryError): one line, not a traceback
             err(checking.internal_error(exc))
             raise typer.Exit(USAGE) from None
+        except KeyboardInterrupt:  # Ctrl-C: stopped, not finished (what was written stays)
+            err(checking.INTERRUPTED)
+            raise typer.Exit(USAGE) from None
 
     return run
 

@@ -42,6 +42,9 @@ COMPILED_MODULES = (
     "sunlog.play.solver",
 )
 
+# Typer's exit code for Ctrl-C outside a command (and ours while starting): main() makes
+# it 2, with the words our commands say.
+_TYPER_INTERRUPTED = 130
 # Typer reads these to complete a shell's command line: then it must answer, not us.
 _COMPLETION = ("_SUNLOG_COMPLETE", "_TYPER_COMPLETE_ARGS")
 _JOBS = re.compile(r"[0-9]{1,9}")
@@ -69,19 +72,32 @@ def main() -> None:
     from sunlog.cli import outputs
 
     outputs.adopt_standard_streams()
-    code = _run_fast(sys.argv[1:])
-    if code is None:
-        from sunlog.cli import typer_app
+    try:
+        code = _run_fast(sys.argv[1:])
+        if code is None:
+            code = _run_typer()
+    except KeyboardInterrupt:  # while starting, before a command took over
+        code = _TYPER_INTERRUPTED
+    if code == _TYPER_INTERRUPTED:  # Typer's silent 130: said and exited as our commands do
+        from sunlog.cli.checking import INTERRUPTED, USAGE
 
-        try:
-            typer_app()(prog_name="sunlog")
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        except OSError as exc:  # writing help or a usage error (outside any command)
-            outputs.to_stderr(f"sunlog: cannot write: {outputs.stream_cause(exc)}")
-            code = 2
+        outputs.to_stderr(INTERRUPTED)
+        code = USAGE
     sys.exit(outputs.finish(code))
+
+
+def _run_typer() -> int:
+    """Run the Typer app on the command line; its exit code."""
+    from sunlog.cli import outputs, typer_app
+
+    try:
+        typer_app()(prog_name="sunlog")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except OSError as exc:  # writing help or a usage error (outside any command)
+        outputs.to_stderr(f"sunlog: cannot write: {outputs.stream_cause(exc)}")
+        return 2
+    return 0
 
 
 def _run_fast(args: list[str]) -> int | None:
@@ -166,7 +182,10 @@ def _check(options: CheckOptions) -> int:
         except Exception as exc:  # a bug (or MemoryError): one line, as the guard says it
             _echo(checking.internal_error(exc), True)
             return checking.USAGE
-    except (EOFError, KeyboardInterrupt):
+    except KeyboardInterrupt:
+        _echo(checking.INTERRUPTED, True)
+        return checking.USAGE
+    except EOFError:  # as click ends a run on one
         _echo("", True)
         _echo("Aborted!", True)
         return 1
