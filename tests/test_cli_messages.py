@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from sunlog import cli
+from sunlog.engine.errors import clip
 from sunlog.notation.syntax import CARD_SHAPE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -435,3 +436,27 @@ def test_a_mistyped_card_move_after_its_number_says_what_is_wrong(
     found = error_of(f'[Deal "1"]\n{numbered}\n')
     assert found["error"]["message"] == message
     assert (found["error"]["move"], found["error"]["column"]) == (2, 12)
+
+
+@pytest.mark.parametrize(
+    ("value", "meant"),
+    [
+        (" 1", ': write it without spaces, [Deal "1"]'),
+        ("20261129 ", ': write it without spaces, [Deal "20261129"]'),
+        ("1,000", ': write it without separators, [Deal "1000"]'),
+        ("20 261 129", ': write it without separators, [Deal "20261129"]'),
+        ("20_261_129", ': write it without separators, [Deal "20261129"]'),
+        ("#5", ""),
+        ("1.5e3", ""),
+        ("18,446,744,073,709,551,616", ""),  # 2^64: no deal number however written
+        ("1," + "0" * 5000, ""),
+    ],
+)
+def test_a_deal_number_with_spaces_or_separators_says_how_to_write_it(
+    value: str, meant: str
+) -> None:
+    found = error_of(f'[Deal "{value}"]\n\ndeal *\n')
+    assert found["error"]["message"] == (
+        "the Deal tag must be a deal number (decimal digits, below 2^64), "
+        f"not {clip(value)!r}{meant}"
+    )

@@ -110,9 +110,9 @@ def test_deck_with_a_word_that_is_no_card() -> None:
 @pytest.mark.parametrize("value", ["12a", "-1", " 1", "1 ", "0x10", "", "1e3", "١٢", str(MAX + 1)])
 def test_deal_tag_must_be_decimal_digits_below_2_64(value: str) -> None:
     error = rule_error(f'[Deal "{value}"]\ndeal *')
-    assert error.message == (
-        f"the Deal tag must be a deal number (decimal digits, below 2^64), not {value!r}"
-    )
+    refused = f"the Deal tag must be a deal number (decimal digits, below 2^64), not {value!r}"
+    meant = ': write it without spaces, [Deal "1"]' if value.strip() == "1" else ""
+    assert error.message == refused + meant
     assert (error.line, error.column, error.move) == (1, 1, None)
 
 

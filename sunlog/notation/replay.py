@@ -34,6 +34,7 @@ _UNIQUE_TAGS = ("Variant", "Deal", "Deck", "Result")
 MEANINGFUL_TAGS = {name.lower(): name for name in _UNIQUE_TAGS}
 _DIGITS = re.compile(r"[0-9]+")
 _RAY_SOURCE = re.compile(r"[rR]([0-9]{1,2}):")
+_SEPARATORS = re.compile(r"[\s,._']")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,7 @@ def new_board(game: Game) -> Board:
                 game,
                 seen["Deal"],
                 "the Deal tag must be a deal number (decimal digits, below 2^64), "
-                f"not {clip(value)!r}",
+                f"not {clip(value)!r}{_deal_meant(value)}",
             )
         deal = int(value)
     deck = None
@@ -99,6 +100,18 @@ def new_board(game: Game) -> Board:
         return Board(variant, deal=deal, deck=deck)
     except ValueError as exc:
         raise _tag_error(game, seen.get("Deck") or seen["Deal"], str(exc)) from None
+
+
+def _deal_meant(value: str) -> str:
+    """For a Deal tag that is a deal number once its spaces or digit separators go
+    (``" 5"``, ``"1,000"``): how to write it; else nothing."""
+    digits = _SEPARATORS.sub("", value)
+    if digits == value or len(digits) > 20 or not _DIGITS.fullmatch(digits):
+        return ""  # (a number of over 20 digits is beyond 2^64, and too long to read)
+    if int(digits) >= MAX_DEAL:
+        return ""
+    why = "without spaces" if digits == value.strip() else "without separators"
+    return f': write it {why}, [Deal "{digits}"]'
 
 
 def miscased_tags(game: Game) -> list[tuple[Tag, str]]:
