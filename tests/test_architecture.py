@@ -92,3 +92,22 @@ def test_nothing_outside_the_cli_imports_it() -> None:
 def test_the_top_level_package_reexports_only_the_engine() -> None:
     imported = {_part(m) for m in _imports(PACKAGE / "__init__.py")} - {None}
     assert imported <= {"engine"}
+
+
+def test_the_top_level_names_are_the_engines_loaded_on_first_use() -> None:
+    import subprocess
+
+    import sunlog
+    import sunlog.engine
+
+    assert sorted(sunlog.__all__) == sorted([*sunlog.engine.__all__, "__version__"])
+    assert all(getattr(sunlog, n) is getattr(sunlog.engine, n) for n in sunlog.engine.__all__)
+    assert set(sunlog.__all__) <= set(dir(sunlog))
+    with pytest.raises(AttributeError, match="has no attribute 'Bored'"):
+        sunlog.Bored  # noqa: B018
+    probe = (
+        "import sys, sunlog; before = 'sunlog.engine' in sys.modules; "
+        "from sunlog import *; print(before, 'sunlog.engine' in sys.modules, Board.__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout == "False True Board\n", done.stderr

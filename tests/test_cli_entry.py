@@ -216,3 +216,53 @@ def test_ctrl_c_while_starting_or_while_typer_reads_the_line_is_said_too(
 
     monkeypatch.setattr("sunlog.cli.typer_app", typer_interrupted)
     assert through_entry(["show", WON]) == (2, "", "sunlog: interrupted\n")
+
+
+# A fresh interpreter in which importing NAME raises KeyboardInterrupt, as a Ctrl-C typed
+# while it loads does; then the console script's main() runs on the command line.
+_INTERRUPTED_IMPORT = """
+import sys
+from importlib.abc import MetaPathFinder
+
+module = sys.argv[1]
+
+class Interrupt(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == module:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+from sunlog.cli.entry import main
+sys.argv = ['sunlog', *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        ("sunlog.engine.board", ["check", WON]),  # the rules, loaded for a plain check
+        ("sunlog.notation.replay", ["check", "--json", WON]),
+        ("typer", ["show", WON]),  # Typer, loaded for any other command
+    ],
+)
+def test_ctrl_c_while_sunlog_is_still_loading_is_said_too(module: str, args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED_IMPORT, module, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "sunlog: interrupted\n")
+
+
+def test_the_version_loads_neither_the_rules_nor_the_notation() -> None:
+    probe = (
+        "import sys\nfrom sunlog.cli.entry import main\nsys.argv = ['sunlog', '--version']\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('sunlog.engine', "
+        "'sunlog.notation', 'importlib.metadata'))), code)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.splitlines()[-1] == "[] 0", done.stderr

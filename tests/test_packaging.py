@@ -58,6 +58,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow  # builds a wheel (and a venv): seconds, not milliseconds
 def test_wheel_contains_grammar_and_schemas(wheel: Path) -> None:
+    import sunlog
+
+    # pyproject.toml takes the version from the package: the two are one
+    assert wheel.name.startswith(f"sunlog-{sunlog.__version__}-"), wheel.name
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         assert "sunlog/grammar/sun.lark" in names

@@ -17,9 +17,11 @@ So this package imports the Typer app only when it is asked for (``sunlog.cli.ap
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+# Not typing's, as in sunlog/__init__.py: the script imports this package first.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from typer import Typer
 
 __all__ = ["app", "main", "typer_app"]

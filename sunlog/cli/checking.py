@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from sunlog.cli import inputs, reports
+from sunlog.cli.exits import INVALID, OK, USAGE
 from sunlog.cli.inputs import STDIN, CliError
 from sunlog.notation.errors import LogError
 
@@ -33,10 +34,6 @@ __all__ = [
     "stderr_bar",
 ]
 
-OK, INVALID, USAGE = 0, 1, 2
-#: What a command stopped by Ctrl-C says; it then exits 2, as a run that did not finish
-#: (what it wrote stays as it is).
-INTERRUPTED = "sunlog: interrupted"
 
 #: Files from which ``check`` shows a progress bar (only when stderr is a terminal).
 PROGRESS_FILES = 20

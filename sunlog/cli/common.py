@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from sunlog.notation.game import Game
     from sunlog.notation.replay import Replay
 from sunlog.cli import checking, helptext, inputs, outputs, reports
+from sunlog.cli.exits import INTERRUPTED, INVALID, USAGE
 from sunlog.cli.inputs import STDIN, CliError
 
 app = helptext.App(
@@ -28,9 +29,6 @@ app = helptext.App(
     rich_markup_mode=helptext.MARKUP_MODE,
     epilog="Example: sunlog check samples/*.sun",
 )
-
-
-OK, INVALID, USAGE = 0, 1, 2
 
 
 #: The last deal number (SPEC 4: 0 <= N < 2^64); a larger one is a usage error.
@@ -127,7 +125,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
             err(checking.internal_error(exc))
             raise typer.Exit(USAGE) from None
         except KeyboardInterrupt:  # Ctrl-C: stopped, not finished (what was written stays)
-            err(checking.INTERRUPTED)
+            err(INTERRUPTED)
             raise typer.Exit(USAGE) from None
 
     return run

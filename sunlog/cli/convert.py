@@ -15,7 +15,8 @@ from sunlog.notation.errors import LogError
 if TYPE_CHECKING:
     from sunlog.notation.game import Game
 from sunlog.cli import inputs, outputs, reports
-from sunlog.cli.common import INVALID, OK, USAGE, PathArg, app, err, guarded, invalid, with_path
+from sunlog.cli.common import PathArg, app, err, guarded, invalid, with_path
+from sunlog.cli.exits import INVALID, OK, USAGE
 from sunlog.cli.inputs import STDIN, CliError
 
 

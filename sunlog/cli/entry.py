@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import codecs
 import os
-import re
 import sys
-from typing import TYPE_CHECKING, NamedTuple
 
+# Neither typing nor re: this module imports only what Python has loaded already when the
+# script starts, so that a Ctrl-C while sunlog loads comes under main()'s handler at once. The
+# type checker takes any TYPE_CHECKING for true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # imported when a check runs: --version needs none of them
     from sunlog.cli.checking import Progress
 
@@ -47,19 +49,29 @@ COMPILED_MODULES = (
 _TYPER_INTERRUPTED = 130
 # Typer reads these to complete a shell's command line: then it must answer, not us.
 _COMPLETION = ("_SUNLOG_COMPLETE", "_TYPER_COMPLETE_ARGS")
-_JOBS = re.compile(r"[0-9]{1,9}")
 # What click strips from text printed off a terminal (its _compat._ansi_re).
-_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+_ANSI = r"\033\[[;?0-9]*[a-zA-Z]"
 
 
-class CheckOptions(NamedTuple):
-    """What a plain ``sunlog check`` command line asks for."""
+class CheckOptions:
+    """What a plain ``sunlog check`` command line asks for (a plain class, for the reason
+    TYPE_CHECKING is ours)."""
 
-    paths: list[str]
-    json_out: bool = False
-    verbose: bool = False
-    jobs: int = 1
-    quiet: bool = False
+    __slots__ = ("jobs", "json_out", "paths", "quiet", "verbose")
+
+    def __init__(
+        self,
+        paths: list[str],
+        json_out: bool = False,
+        verbose: bool = False,
+        jobs: int = 1,
+        quiet: bool = False,
+    ) -> None:
+        self.paths = paths
+        self.json_out = json_out
+        self.verbose = verbose
+        self.jobs = jobs
+        self.quiet = quiet
 
 
 def main() -> None:
@@ -69,17 +81,19 @@ def main() -> None:
     written before the exit code is chosen: output that could not be written (closed,
     full, its reader gone) makes it 2, without a traceback (docs/limits.md).
     """
-    from sunlog.cli import outputs
-
-    outputs.adopt_standard_streams()
     try:
+        from sunlog.cli import outputs
+
+        outputs.adopt_standard_streams()
         code = _run_fast(sys.argv[1:])
         if code is None:
             code = _run_typer()
     except KeyboardInterrupt:  # while starting, before a command took over
+        from sunlog.cli import outputs
+
         code = _TYPER_INTERRUPTED
     if code == _TYPER_INTERRUPTED:  # Typer's silent 130: said and exited as our commands do
-        from sunlog.cli.checking import INTERRUPTED, USAGE
+        from sunlog.cli.exits import INTERRUPTED, USAGE
 
         outputs.to_stderr(INTERRUPTED)
         code = USAGE
@@ -132,7 +146,7 @@ def check_options(args: list[str]) -> CheckOptions | None:
             flags["quiet"] = True
         elif word in ("-j", "--jobs"):
             value = next(words, "")
-            if not _JOBS.fullmatch(value):
+            if not (value.isascii() and value.isdigit() and len(value) <= 9):
                 return None  # Typer says what is wrong with it
             jobs = int(value)
         else:
@@ -145,7 +159,7 @@ def check_options(args: list[str]) -> CheckOptions | None:
 def _check(options: CheckOptions) -> int:
     """Run ``check`` as the Typer command runs it, errors caught as its guard catches them
     and as click's standalone mode ends a run."""
-    from sunlog.cli import checking, outputs
+    from sunlog.cli import checking, exits, outputs
     from sunlog.cli.inputs import CliError
     from sunlog.notation.errors import LogError
 
@@ -169,22 +183,22 @@ def _check(options: CheckOptions) -> int:
             return exc.code
         except LogError as exc:  # a file that is not a log
             _echo(checking.not_a_log(exc), True)
-            return checking.INVALID
+            return exits.INVALID
         except BrokenPipeError:  # the reader went away (| head): stop quietly
             outputs.silence(sys.stdout)
-            return checking.USAGE
+            return exits.USAGE
         except outputs.StreamClosedError as exc:  # started with >&- or <&-
             _echo(f"sunlog: {exc.strerror}", True)
-            return checking.USAGE
+            return exits.USAGE
         except (OSError, UnicodeError) as exc:
             _echo(f"sunlog: {checking.io_cause(exc)}", True)
-            return checking.USAGE
+            return exits.USAGE
         except Exception as exc:  # a bug (or MemoryError): one line, as the guard says it
             _echo(checking.internal_error(exc), True)
-            return checking.USAGE
+            return exits.USAGE
     except KeyboardInterrupt:
-        _echo(checking.INTERRUPTED, True)
-        return checking.USAGE
+        _echo(exits.INTERRUPTED, True)
+        return exits.USAGE
     except EOFError:  # as click ends a run on one
         _echo("", True)
         _echo("Aborted!", True)
@@ -210,7 +224,9 @@ def _echo(text: str, err: bool) -> None:
     stream = sys.stderr if err else sys.stdout
     out = text + "\n"
     if "\033" in out and not stream.isatty():
-        out = _ANSI.sub("", out)
+        import re
+
+        out = re.sub(_ANSI, "", out)
     stream.write(out)
     stream.flush()
 
@@ -231,28 +247,26 @@ def _plain_streams() -> bool:
 
 
 def version() -> str:
-    """The installed distribution's version, else the package's own."""
-    from importlib import metadata
+    """The package's version: the distribution's too, which pyproject.toml reads from it."""
+    from sunlog import __version__
 
-    try:
-        return metadata.version("sunlog")
-    except metadata.PackageNotFoundError:
-        from sunlog import __version__
-
-        return __version__
+    return __version__
 
 
 def compiled_modules() -> list[str]:
     """Those of :data:`COMPILED_MODULES` that load here as compiled extension modules.
 
-    Found with ``importlib.util.find_spec``: none of them is imported for this.
+    Found in the package's folders by ``PathFinder``: none of them is imported for this,
+    nor their packages (``importlib.util.find_spec`` would import ``sunlog.engine``).
     """
-    from importlib.machinery import ExtensionFileLoader
-    from importlib.util import find_spec
+    from importlib.machinery import ExtensionFileLoader, PathFinder
+
+    import sunlog
 
     found = []
     for name in COMPILED_MODULES:
-        spec = find_spec(name)
+        inner = name.split(".")[1:-1]
+        spec = PathFinder.find_spec(name, [os.path.join(top, *inner) for top in sunlog.__path__])
         if spec is not None and isinstance(spec.loader, ExtensionFileLoader):
             found.append(name)
     return found

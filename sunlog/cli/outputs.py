@@ -18,8 +18,6 @@ import sys
 from dataclasses import dataclass
 from typing import IO, Any
 
-from sunlog.cli.inputs import STDIN
-
 #: How much of a file is looked at to learn its line ends and BOM.
 _SNIFF_BYTES = 1 << 16
 
@@ -204,6 +202,8 @@ def _new_file_mode() -> int:
 
 def same_file(a: str, b: str) -> bool:
     """Whether two paths name the same file (or would, once ``b`` exists)."""
+    from sunlog.cli.inputs import STDIN  # here: --version imports this module, not the notation
+
     if a == STDIN or b == STDIN:
         return False
     try:
@@ -323,14 +323,23 @@ def adopt_standard_streams() -> None:
 
 def to_stderr(text: str) -> None:
     """Print a line on standard error; when it cannot be written (closed, full, its
-    reader gone), remember that it was lost instead of failing."""
-    import typer
+    reader gone), remember that it was lost instead of failing.
 
+    Plain ASCII is written as it is, without importing Typer (the line said when Ctrl-C
+    came while sunlog was loading); other text goes through ``typer.echo``, which drops
+    escape sequences off a terminal and copes with a stream that cannot encode it.
+    """
     stream: Any = sys.stderr
     try:
         if stream is None:
             raise StreamClosedError(errno.EBADF, "standard error is closed")
-        typer.echo(text, err=True)  # (which drops escape sequences off a terminal)
+        if text.isascii() and "\033" not in text:
+            stream.write(f"{text}\n")
+            stream.flush()
+        else:
+            import typer
+
+            typer.echo(text, err=True)
     except (OSError, ValueError):
         _LOST.add("standard error")
         silence(stream)

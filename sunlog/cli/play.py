@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sunlog.cli import common, inputs, reports
+from sunlog.cli import common, exits, inputs, reports
 from sunlog.cli.common import (
     LAST_DEAL,
     AtOpt,
@@ -142,7 +142,7 @@ def _solve_batch(
         raise CliError(str(exc)) from None
     except KeyboardInterrupt:
         err(f"sunlog: {output}: interrupted; run the same command again to go on")
-        raise typer.Exit(common.USAGE) from None
+        raise typer.Exit(exits.USAGE) from None
     counts = summary.progress
     if summary.dropped:
         err(f"sunlog: {output}: cut off a half-written last line ({summary.dropped} bytes)")

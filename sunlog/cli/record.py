@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sunlog.cli import common, outputs, reports
+from sunlog.cli import common, exits, outputs, reports
 from sunlog.cli.common import LAST_DEAL, app, err, guarded
 from sunlog.cli.inputs import CliError, os_error, read_text
 from sunlog.engine.moves import MoveKind
@@ -153,9 +153,9 @@ def record(
         raise os_error(exc, path) from None
     except KeyboardInterrupt:  # not at the prompt (there it quits): FILE is valid as it is
         err(f"sunlog: {path}: interrupted; it holds every move accepted")
-        raise typer.Exit(common.USAGE) from None
+        raise typer.Exit(exits.USAGE) from None
     if refused and not shell.interactive:
-        raise typer.Exit(common.INVALID)
+        raise typer.Exit(exits.INVALID)
 
 
 def _open(path: str, deal: int | None, variant: str | None) -> tuple[Session, LogFile]:
