@@ -842,6 +842,32 @@ SYNTAX_ERRORS = [
         "like QD or 10H",
     ),
     (
+        "deal r5:QD>K 1-0",
+        2,
+        14,
+        3,
+        "1-0",
+        "a result is written won, lost or * (unfinished), found '1-0'",
+    ),
+    (
+        "deal r5:QD>K (r6:QS>K)",
+        2,
+        14,
+        3,
+        "(r6:QS>K)",
+        "a log holds the moves played, without variations in parentheses (a line not played "
+        "can go in a comment { }); found '(r6:QS>K)'",
+    ),
+    (
+        "deal r5:QD>K ( r6:QS>K )",
+        2,
+        14,
+        3,
+        "(",
+        "a log holds the moves played, without variations in parentheses (a line not played "
+        "can go in a comment { }); found '('",
+    ),
+    (
         "deal 7>A",
         2,
         6,

@@ -745,7 +745,19 @@ def _source_and_card(written: str) -> str | None:
     return None
 
 
+# What a chess player's hand writes from PGN habit: a result, and a variation.
+_CHESS_RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½", "0-0", "1:0", "0:1")
+_VARIATION_MARKS = ("(", ")")
+
+
 def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
+    if word in _CHESS_RESULTS:
+        return f"a result is written won, lost or * (unfinished), found {found}"
+    if word.startswith(_VARIATION_MARKS) or word.endswith(_VARIATION_MARKS):
+        return (
+            "a log holds the moves played, without variations in parentheses (a line "
+            f"not played can go in a comment {{ }}); found {found}"
+        )
     glued = _GLUED_KEYWORD.match(word)
     if glued is not None:
         keyword = glued.group(1).lower()
