@@ -14,6 +14,7 @@ from typer.testing import CliRunner, Result
 
 from sunlog import cli
 from sunlog.notation import parse_games, quickcheck
+from sunlog.notation.errors import LogErrorCode
 from sunlog.notation.jsonio import document_json, game_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +46,7 @@ CHECK_LINE_SCHEMA: dict[str, Any] = {
                         "line": {"type": ["integer", "null"], "minimum": 1},
                         "column": {"type": ["integer", "null"], "minimum": 1},
                         "message": {"type": "string", "minLength": 1},
+                        "code": {"enum": [code.value for code in LogErrorCode]},
                     },
                 },
             ]

@@ -173,6 +173,7 @@ def test_two_physical_games_without_a_result_token_between_them() -> None:
         "message": "deal 3 names a third 3H: there are only two of each card; if a new game "
         "begins here, end the one before with its result token (won, lost or *) or begin "
         "this one with its tags",
+        "code": "illegal-move",
     }
 
 
@@ -290,6 +291,7 @@ def test_a_card_move_with_spaces_inside_says_it_is_one_word(
         "line": 2,
         "column": column,
         "message": f"a card move is one word, without spaces{joiner}{message}",
+        "code": "syntax",
     }
     assert found["moves"] == 1
 

@@ -192,6 +192,7 @@ def test_the_numbered_example_of_the_issue() -> None:
         "line": 2,
         "column": 54,
         "message": "expected a card like QD or 10H after ':', found 'KX'; ray 6's outer card is KH",
+        "code": "card-expected",
     }
     plain = check_json('[Deal "777"]\ndeal r3:AC>A r6:KS>K r13:AS>A deal r6:KX>K *\n')
     assert (plain["moves"], plain["error"]["move"]) == (5, 6)

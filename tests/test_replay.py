@@ -436,6 +436,7 @@ def test_rule_errors_carry_game_move_line_column_and_text() -> None:
         "line": 7,
         "column": 13,
         "message": "8S cannot start the kings pile of spades: an empty pile takes only a king",
+        "code": "illegal-move",
     }
 
 

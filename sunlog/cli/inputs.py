@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from sunlog.notation.errors import LogError, LogSyntaxError
+from sunlog.notation.errors import LogError, LogErrorCode, LogSyntaxError
 
 if TYPE_CHECKING:
     from sunlog.notation.game import Game
@@ -169,6 +169,7 @@ def decode(data: bytes, path: str | None = None) -> str:
             column -= 1
         raise LogSyntaxError(
             f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})",
+            code=LogErrorCode.NOT_UTF8,
             line=line,
             column=column,
             path=path,

@@ -402,7 +402,7 @@ def _awaiting(unfinished: Unfinished) -> str:
 def refusal(error: LogError, typed: str) -> str:
     """``refused: move N 'text': why`` (``check``'s words), then the typed line with a caret
     under the fault (its column counts in the typed line)."""
-    heading = str(LogError(error.message, move=error.move, text=error.text))
+    heading = str(LogError(error.message, code=error.code, move=error.move, text=error.text))
     out = "refused: " + reports.printable(heading)
     column = error.column
     if column is not None:

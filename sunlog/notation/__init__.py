@@ -6,10 +6,10 @@ file into games), ``scanner`` (the fast reading of a game), ``syntax`` (the Lark
 for what the scanner cannot read and to explain syntax errors), ``game`` (a game as
 written), ``replay`` (a game replayed on a board, with every check), ``quickcheck``
 (``check``'s quick lane), ``writer`` (the canonical text), ``jsonio`` (JSON both ways)
-and ``errors`` (a log's errors, with where they are).
+and ``errors`` (a log's errors, with where they are and their kind).
 """
 
-from sunlog.notation.errors import LogError, LogRuleError, LogSyntaxError
+from sunlog.notation.errors import LogError, LogErrorCode, LogRuleError, LogSyntaxError
 from sunlog.notation.game import Game, GameMove, Tag
 from sunlog.notation.reader import GameText, game_texts, parse_game_text, parse_games, read_games
 from sunlog.notation.writer import write_game, write_games
@@ -19,6 +19,7 @@ __all__ = [
     "GameMove",
     "GameText",
     "LogError",
+    "LogErrorCode",
     "LogRuleError",
     "LogSyntaxError",
     "Tag",

@@ -2,26 +2,70 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 from sunlog.engine.errors import clip
 
 __all__ = [
     "CARD_EXPECTED",
+    "END_OF_GAME",
     "NEEDS_TARGET",
     "NO_SUIT",
     "TARGET_EXPECTED",
     "LogError",
+    "LogErrorCode",
     "LogRuleError",
     "LogSyntaxError",
 ]
 
-#: How the syntax errors of a card move written without its target begin (``3D``,
-#: ``r2:AD``, ``r2:AD>``): a fault whose fix the position can tell, so replay adds it.
+#: The words of the syntax errors of a card move written without its target (``3D``,
+#: ``r2:AD``, ``r2:AD>``), and of an unreadable card after ``SOURCE:`` (``r4:3X>A``,
+#: ``r5:Q>K``, ``r4:``). Their kinds are told by :class:`LogErrorCode`, never by these.
 NEEDS_TARGET = "a card move needs a target"
 TARGET_EXPECTED = "expected a target after '>'"
-#: How the syntax errors of an unreadable card after ``SOURCE:`` begin (``r4:3X>A``,
-#: ``r5:Q>K``, ``r4:``): after a ray, replay adds the card that ray shows.
 CARD_EXPECTED = "expected a card like QD or 10H after ':'"
 NO_SUIT = "after ':' has no suit"
+#: What a message calls the end of a game's text; one made with it says so
+#: (:attr:`LogError.at_end`), so that ``record`` can call it the end of the typed line.
+END_OF_GAME = "the end of the game"
+
+
+class LogErrorCode(Enum):
+    """What kind of fault a :class:`LogError` is: callers branch on this, never on the
+    message, whose words may change. The value is what ``check --json`` writes."""
+
+    # The text is not in the notation (LogSyntaxError).
+    SYNTAX = "syntax"
+    """A word or mark the notation has no place for (the general case)."""
+    TARGET_EXPECTED = "target-expected"
+    """A card move without its target, or with one that is no target (``3D``, ``3D>Q``)."""
+    CARD_EXPECTED = "card-expected"
+    """No card can be read after ``SOURCE:`` (``r4:3X>A``, ``r5:Q>K``, ``r4:``)."""
+    NOT_UTF8 = "not-utf8"
+    """The file is not UTF-8 text."""
+    TOO_LONG = "too-long"
+    """A line or a game beyond the reader's limits."""
+    NO_GAME = "no-game"
+    """The file holds no game."""
+    NOT_JSON = "not-json"
+    """A ``.json`` file whose text is not JSON (nor JSON Lines)."""
+    NOT_A_DOCUMENT = "not-a-document"
+    """JSON that is not a sunlog document: another format, or a value of the wrong shape."""
+    # The text reads well but breaks a rule (LogRuleError).
+    TAG = "tag"
+    """A tag given twice, or one whose value is wrong (Variant, Deal, Deck, Result)."""
+    MOVE_NUMBER = "move-number"
+    """A move number that is not the move's place in the game."""
+    ILLEGAL_MOVE = "illegal-move"
+    """A move the position does not allow (the engine's refusal)."""
+    AMBIGUOUS_MOVE = "ambiguous-move"
+    """A short form whose readings lead to different positions (SPEC 5.2)."""
+    RESULT_MISMATCH = "result-mismatch"
+    """The result token and the Result tag disagree."""
+    FALSE_RESULT = "false-result"
+    """A game claimed won or lost that is not."""
+    MOVES_ONLY = "moves-only"
+    """``record`` was typed a result token or a tag, which it writes itself."""
 
 
 class LogError(ValueError):
@@ -30,28 +74,38 @@ class LogError(ValueError):
     ``game`` is the game's 1-based index in its file, ``move`` the 1-based index of the
     move at fault (``None`` when the fault is in the tags or the result), ``line`` and
     ``column`` 1-based, ``text`` the move as written. ``path`` is filled in by callers
-    that know the file.
+    that know the file. ``code`` says what kind of fault it is; ``at_end`` that the
+    message names the end of the game's text (:data:`END_OF_GAME`) as where it went wrong.
     """
 
     def __init__(
         self,
         message: str,
         *,
+        code: LogErrorCode,
         line: int | None = None,
         column: int | None = None,
         move: int | None = None,
         text: str | None = None,
         game: int | None = None,
         path: str | None = None,
+        at_end: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.code = code
         self.line = line
         self.column = column
         self.move = move
         self.text = text
         self.game = game
         self.path = path
+        self.at_end = at_end
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled with its code (a worker process of ``check -j`` sends its errors back):
+        made again from message and code, then given the rest of its fields."""
+        return (_remade, (type(self), self.message, self.code), self.__dict__)
 
     def __str__(self) -> str:
         where = ":".join(str(p) for p in (self.path, self.line, self.column) if p is not None)
@@ -70,6 +124,7 @@ class LogError(ValueError):
             "line": self.line,
             "column": self.column,
             "message": self.message,
+            "code": self.code.value,
         }
 
 
@@ -79,3 +134,7 @@ class LogSyntaxError(LogError):
 
 class LogRuleError(LogError):
     """The text reads well but breaks a rule: an illegal move, bad tags, a false result."""
+
+
+def _remade(cls: type[LogError], message: str, code: LogErrorCode) -> LogError:
+    return cls(message, code=code)

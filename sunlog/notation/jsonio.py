@@ -37,7 +37,7 @@ from sunlog.engine.played import (
     Spot,
     WindBlown,
 )
-from sunlog.notation.errors import LogSyntaxError
+from sunlog.notation.errors import LogErrorCode, LogSyntaxError
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 from sunlog.notation.resolve import ResolvedGame
 
@@ -410,7 +410,7 @@ class _Path:
         return _Path(f"{self.text}[{part}]" if isinstance(part, int) else f"{self.text}.{part}")
 
     def fail(self, message: str) -> LogSyntaxError:
-        return LogSyntaxError(f"{self.text}: {message}")
+        return LogSyntaxError(f"{self.text}: {message}", code=LogErrorCode.NOT_A_DOCUMENT)
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], where: _Path, what: str) -> Any:
@@ -547,6 +547,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+_NOT_DOC = LogErrorCode.NOT_A_DOCUMENT
+
+
 def _no_constant(name: str) -> Any:
     """``NaN``, ``Infinity`` and ``-Infinity`` are not JSON, though Python reads them."""
     raise _NotStrictJSON(f"{name} is not a JSON value")
@@ -558,16 +561,24 @@ def _loads(text: str, line: int = 1) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except _NotStrictJSON as exc:
-        raise LogSyntaxError(f"not a sunlog JSON document: {exc}", line=line, column=1) from None
+        raise LogSyntaxError(
+            f"not a sunlog JSON document: {exc}", code=_NOT_DOC, line=line, column=1
+        ) from None
     except RecursionError:
         raise LogSyntaxError(
-            "not a sunlog JSON document: arrays or objects nested too deeply", line=line, column=1
+            "not a sunlog JSON document: arrays or objects nested too deeply",
+            code=_NOT_DOC,
+            line=line,
+            column=1,
         ) from None
     except json.JSONDecodeError:
         raise
     except ValueError:  # a number of thousands of digits, which Python will not convert
         raise LogSyntaxError(
-            "not a sunlog JSON document: a number with thousands of digits", line=line, column=1
+            "not a sunlog JSON document: a number with thousands of digits",
+            code=_NOT_DOC,
+            line=line,
+            column=1,
         ) from None
 
 
@@ -580,6 +591,7 @@ def read_json_games(text: str) -> list[Game]:
         raise LogSyntaxError(
             f"the JSON text is longer than {MAX_JSON_CHARS // (1024 * 1024)} MiB: refusing to "
             "parse it whole",
+            code=LogErrorCode.TOO_LONG,
             line=1,
             column=1,
         )
@@ -590,7 +602,10 @@ def read_json_games(text: str) -> list[Game]:
         lines = [line for line in text.splitlines() if line.strip()]
         if len(lines) < 2:
             raise LogSyntaxError(
-                f"not JSON: {first.msg}", line=first.lineno, column=first.colno
+                f"not JSON: {first.msg}",
+                code=LogErrorCode.NOT_JSON,
+                line=first.lineno,
+                column=first.colno,
             ) from None
         games = []
         for n, line in enumerate(lines, 1):
@@ -598,21 +613,27 @@ def read_json_games(text: str) -> list[Game]:
                 obj = _loads(line, n)
             except json.JSONDecodeError as exc:
                 raise LogSyntaxError(
-                    f"not JSON Lines: {exc.msg}", line=n, column=exc.colno
+                    f"not JSON Lines: {exc.msg}",
+                    code=LogErrorCode.NOT_JSON,
+                    line=n,
+                    column=exc.colno,
                 ) from None
             games.append(game_from_json(obj, n, _Path(f"line {n}")))
         return games
     if isinstance(data, dict) and "games" in data:
         fmt = data.get("format")
         if fmt != FORMAT:
-            raise LogSyntaxError(f"format: expected {FORMAT!r}, found {json.dumps(fmt)}")
+            raise LogSyntaxError(
+                f"format: expected {FORMAT!r}, found {json.dumps(fmt)}", code=_NOT_DOC
+            )
         games_list = _expect(data["games"], list, _Path("games"), "a list of games")
         if not games_list:
-            raise LogSyntaxError("games: no game in this document")
+            raise LogSyntaxError("games: no game in this document", code=LogErrorCode.NO_GAME)
         return [game_from_json(g, i) for i, g in enumerate(games_list, 1)]
     if isinstance(data, dict) and "moves" in data:
         return [game_from_json(data, 1, _Path("game"))]
     raise LogSyntaxError(
         'not a sunlog JSON document: expected {"format": "sunlog/1", "games": [...]}, '
-        "JSON Lines of games, or one game object"
+        "JSON Lines of games, or one game object",
+        code=_NOT_DOC,
     )

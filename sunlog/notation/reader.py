@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import cache, partial
 from typing import NamedTuple, TextIO
 
-from sunlog.notation.errors import LogSyntaxError
+from sunlog.notation.errors import LogErrorCode, LogSyntaxError
 from sunlog.notation.game import Game
 from sunlog.notation.scanner import Scanner
 from sunlog.notation.terminals import patterns
@@ -208,6 +208,7 @@ def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
     except UnicodeDecodeError as exc:  # from the stream, decoding the next lines
         raise LogSyntaxError(
             f"the file is not UTF-8 text ({exc.reason}), at this line or soon after it",
+            code=LogErrorCode.NOT_UTF8,
             line=line_no + 1,
             column=1,
         ) from None
@@ -243,6 +244,7 @@ def _check_size(chunk: _Chunk) -> None:
         raise LogSyntaxError(
             f"the game starting here is longer than {_size(MAX_GAME_CHARS)} "
             "of text: refusing to read it (is a { comment never closed?)",
+            code=LogErrorCode.TOO_LONG,
             line=chunk.line,
             column=chunk.column,
         )
@@ -265,6 +267,7 @@ def _check_line(line: str, line_no: int) -> None:
         raise LogSyntaxError(
             f"this line is longer than {_size(MAX_LINE_CHARS)}: refusing to read it "
             "(a log's lines are short: is this a log?)",
+            code=LogErrorCode.TOO_LONG,
             line=line_no,
             column=1,
         )
@@ -275,6 +278,7 @@ def _check_line(line: str, line_no: int) -> None:
             what = f"byte 0x{code - 0xDC00:02X}" if code >= 0xDC80 else f"U+{code:04X}"
             raise LogSyntaxError(
                 f"the file is not UTF-8 text ({what} is not part of a character)",
+                code=LogErrorCode.NOT_UTF8,
                 line=line_no,
                 column=bad.start() + 1,
             )
@@ -423,7 +427,10 @@ def game_texts(source: TextIO | Iterable[str]) -> Iterator[GameText]:
         yield GameText(chunk.text, chunk.line, chunk.column, index if chunk.has_moves else 0)
     if index == 0:
         raise LogSyntaxError(
-            "no game in this file: a log holds at least one game", line=1, column=1
+            "no game in this file: a log holds at least one game",
+            line=1,
+            column=1,
+            code=LogErrorCode.NO_GAME,
         )
 
 

@@ -17,11 +17,9 @@ from sunlog.engine.deal import MAX_DEAL
 from sunlog.engine.errors import AmbiguousMoveError, InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import (
-    CARD_EXPECTED,
-    NEEDS_TARGET,
-    NO_SUIT,
-    TARGET_EXPECTED,
+    END_OF_GAME,
     LogError,
+    LogErrorCode,
     LogRuleError,
     LogSyntaxError,
 )
@@ -56,7 +54,9 @@ class Replay:
 
 
 def _tag_error(game: Game, tag: Tag, message: str) -> LogRuleError:
-    return LogRuleError(message, line=tag.line, column=tag.column, game=game.index)
+    return LogRuleError(
+        message, code=LogErrorCode.TAG, line=tag.line, column=tag.column, game=game.index
+    )
 
 
 def new_board(game: Game) -> Board:
@@ -126,9 +126,18 @@ def miscased_tags(game: Game) -> list[tuple[Tag, str]]:
     return found
 
 
-def _move_error(game: Game, index: int, gm: GameMove, message: str) -> LogRuleError:
+def _move_error(
+    game: Game, index: int, gm: GameMove, message: str, code: LogErrorCode, at_end: bool = False
+) -> LogRuleError:
     return LogRuleError(
-        message, line=gm.line, column=gm.column, move=index, text=gm.text, game=game.index
+        message,
+        code=code,
+        line=gm.line,
+        column=gm.column,
+        move=index,
+        text=gm.text,
+        game=game.index,
+        at_end=at_end,
     )
 
 
@@ -153,7 +162,11 @@ def replay(
     for i, gm in enumerate(moves, 1):
         if gm.number is not None and gm.number != i:
             error: LogError | None = _move_error(
-                game, i, gm, f"move number {gm.number}. stands before move {i}"
+                game,
+                i,
+                gm,
+                f"move number {gm.number}. stands before move {i}",
+                LogErrorCode.MOVE_NUMBER,
             )
             return Replay(game, board, i - 1, error, _forms(canonical, forms))
         try:
@@ -161,7 +174,13 @@ def replay(
                 forms.append(board.canonical(gm.move))
             board.push(gm.move)
         except ValueError as exc:
-            fault = _move_error(game, i, gm, _explained(game, i, board, exc))
+            message, at_end = _explained(game, i, board, exc)
+            code = (
+                LogErrorCode.AMBIGUOUS_MOVE
+                if isinstance(exc, AmbiguousMoveError)
+                else LogErrorCode.ILLEGAL_MOVE
+            )
+            fault = _move_error(game, i, gm, message, code, at_end)
             return Replay(game, board, i - 1, fault, _forms(canonical, forms))
         if observe is not None:
             observe(board)
@@ -181,9 +200,9 @@ def _with_position(error: LogError, board: Board) -> LogError:
     :func:`_targets_hint` and :func:`_ray_card_hint`); any other error as it is."""
     if not isinstance(error, LogSyntaxError) or not error.text:
         return error
-    if error.message.startswith((NEEDS_TARGET, TARGET_EXPECTED)):
+    if error.code is LogErrorCode.TARGET_EXPECTED:
         hint = _targets_hint(error.text.partition(">")[0], board)
-    elif error.message.startswith(CARD_EXPECTED) or NO_SUIT in error.message:
+    elif error.code is LogErrorCode.CARD_EXPECTED:
         hint = _ray_card_hint(error.text, board)
     else:
         return error
@@ -191,12 +210,14 @@ def _with_position(error: LogError, board: Board) -> LogError:
         return error
     return LogSyntaxError(
         f"{error.message}; {hint}",
+        code=error.code,
         line=error.line,
         column=error.column,
         move=error.move,
         text=error.text,
         game=error.game,
         path=error.path,
+        at_end=error.at_end,
     )
 
 
@@ -255,46 +276,50 @@ NEW_GAME_HINT = (
 )
 
 
-def _explained(game: Game, index: int, board: Board, exc: ValueError) -> str:
+def _explained(game: Game, index: int, board: Board, exc: ValueError) -> tuple[str, bool]:
     """The engine's message for an illegal move, with what only the log can tell: where
-    a deal of the wrong size ends, and that a deal beyond the game may begin a new game.
+    a deal of the wrong size ends, and that a deal beyond the game may begin a new game;
+    and whether the message names the end of the game's text (:data:`END_OF_GAME`).
 
     Called only when a move has failed: nothing here costs a valid log anything."""
     move = game.moves[index - 1].move
     message = str(exc)
     if move.kind is not MoveKind.DEAL:
-        return message
+        return message, False
     named = move.cards
     if board.deals >= DEALS:  # a ninth deal: the game before it may lack its result
-        return message + NEW_GAME_HINT
+        return message + NEW_GAME_HINT, False
     if named is not None and len(named) != RAYS:
         return _deal_size(game, index, board, named)
     if named is not None and board.stock is None and board.deals:  # a third copy named
-        return message + NEW_GAME_HINT
-    return message
+        return message + NEW_GAME_HINT, False
+    return message, False
 
 
-def _deal_size(game: Game, index: int, board: Board, named: tuple[Card, ...]) -> str:
-    """A deal naming more or fewer than 13 cards on ``board``: how many, and where it ends."""
+def _deal_size(game: Game, index: int, board: Board, named: tuple[Card, ...]) -> tuple[str, bool]:
+    """A deal naming more or fewer than 13 cards on ``board``: how many, and where it ends
+    (and whether that is the end of the game's text)."""
     deal = board.deals + 1
     count = f"{len(named)} card" if len(named) == 1 else f"{len(named)} cards"
     head = f"deal {deal} names {count}, not 13 (one per ray)"
     if not named:
-        return head
+        return head, False
     if len(named) > RAYS:
         extra = " ".join(str(c) for c in named[RAYS:])
         return (
             f"{head}: after its 13th card, {named[RAYS - 1]}, it reads on to {clip(extra)} "
-            f"(a card to play is written with its target, like {named[RAYS]}>A)"
+            f"(a card to play is written with its target, like {named[RAYS]}>A)",
+            False,
         )
+    at_end = False
     if index < len(game.moves):
         after = f"before {clip(game.moves[index].text)!r}"
     elif game.result is not None:
         after = "before the result token"
     else:
-        after = "at the end of the game"
+        after, at_end = f"at {END_OF_GAME}", True
     known = "; the Deal tag fixes the deck: deal alone deals its cards" if board.stock else ""
-    return f"{head}: it ends at {named[-1]}, {after}{known}"
+    return f"{head}: it ends at {named[-1]}, {after}{known}", at_end
 
 
 def _forms(wanted: bool, forms: list[Move]) -> tuple[Move, ...] | None:
@@ -315,6 +340,7 @@ def check_result(game: Game, board: Board) -> LogError | None:
     if token is not None and tag is not None and token != tag.lower():
         return LogRuleError(
             f"the result token says {token} but the Result tag says {tag}",
+            code=LogErrorCode.RESULT_MISMATCH,
             line=line,
             column=column,
             game=game.index,
@@ -337,4 +363,6 @@ def check_result(game: Game, board: Board) -> LogError | None:
             message = "the log says lost, but a card can still reach a foundation"
     if message is None:
         return None
-    return LogRuleError(message, line=line, column=column, game=game.index)
+    return LogRuleError(
+        message, code=LogErrorCode.FALSE_RESULT, line=line, column=column, game=game.index
+    )

@@ -24,7 +24,7 @@ from itertools import chain
 from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
 from sunlog.engine.cards import CARDS
 from sunlog.engine.moves import Move, MoveKind
-from sunlog.notation.errors import LogError, LogRuleError
+from sunlog.notation.errors import END_OF_GAME, LogError, LogErrorCode, LogRuleError
 from sunlog.notation.game import Game, GameMove
 from sunlog.notation.reader import read_games
 from sunlog.notation.replay import replay
@@ -232,6 +232,7 @@ class Session:
         return LogRuleError(
             "record writes the result token itself (type quit to stop), and tags "
             "stand before the first move: type moves only",
+            code=LogErrorCode.MOVES_ONLY,
             column=column,
             move=moves + 1,
             text=found.group() if found else None,
@@ -245,8 +246,8 @@ class Session:
             offset = _offset(_line_starts(candidate), error.line, error.column)
             error.column = max(1, offset - start + 1)
         error.line = None
-        if "the end of the game" in error.message:
-            error.message = error.message.replace("the end of the game", "the end of the line")
+        if error.at_end:
+            error.message = error.message.replace(END_OF_GAME, "the end of the line")
             error.args = (error.message,)
         return error
 

@@ -22,10 +22,12 @@ from sunlog.engine.errors import InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind, check_digits
 from sunlog.notation.errors import (
     CARD_EXPECTED,
+    END_OF_GAME,
     NEEDS_TARGET,
     NO_SUIT,
     TARGET_EXPECTED,
     LogError,
+    LogErrorCode,
     LogSyntaxError,
 )
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
@@ -437,7 +439,12 @@ def _token_error(exc: _TokenError, text: str, where: _Locator, index: int) -> tu
     line, column = where.token(exc.token)
     pos = exc.token.start_pos or 0
     error = LogSyntaxError(
-        exc.message, line=line, column=column, game=index, move=1 if exc.in_move else None
+        exc.message,
+        line=line,
+        column=column,
+        game=index,
+        move=1 if exc.in_move else None,
+        code=_SYNTAX,
     )
     if not exc.in_move:
         return error, pos
@@ -455,6 +462,11 @@ _MOVE_NUMBER = re.compile(r"[0-9]+\.")
 _JOINED_NUMBER = re.compile(r"[0-9]+\.(?=\S)")
 _JOINED_ANNOTATION = re.compile(r"(.+?)([!?]+)")
 _CARD_MOVE_WORD = re.compile(patterns()["CARD_MOVE"])
+_SYNTAX, _NO_TARGET, _NO_CARD = (
+    LogErrorCode.SYNTAX,
+    LogErrorCode.TARGET_EXPECTED,
+    LogErrorCode.CARD_EXPECTED,
+)
 
 
 def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tuple[LogError, int]:
@@ -477,14 +489,14 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         pos = joined.end()  # 12.r5:QX>K: the move after its number is at fault
     m = _WORD.match(text, pos)
     word = m.group() if m else ""
-    found = f"'{clip(word)}'" if word else "the end of the game"
+    found = f"'{clip(word)}'" if word else END_OF_GAME
     line, column = where.at(text, pos)
     expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
     previous = clip(_previous_word(text, pos))
     before = _Before.read(text, len(text) if at_end else pos)
     shown = word
     if at_end:  # the game ends too early: explain what the last word lacks, placed at it
-        message, in_move = _diagnose("", "the end of the game", expected, clip(word), None, before)
+        message, code, in_move = _diagnose("", END_OF_GAME, expected, clip(word), None, before)
         cut = before.move_start(pos)
     else:
         follows = _NEXT_WORD.match(text, pos + len(word))
@@ -493,16 +505,18 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         if apart is not None:  # deal AH > A: AH may have been read as a card of the deal
             pos, message, written = apart
             line, column = where.at(text, pos)
-            error = LogSyntaxError(message, line=line, column=column, game=index, move=1)
+            error = LogSyntaxError(
+                message, line=line, column=column, game=index, move=1, code=_SYNTAX
+            )
             error.text = written
             return error, _Before.read(text, pos).move_start(pos)
         if before.names_card(word, next_word):  # a card of the deal or wind is mistyped
             stage = before.stage.lower() if before.stage else "deal"
-            message, in_move = _not_a_card(word, stage), True
+            message, code, in_move = _not_a_card(word, stage), _SYNTAX, True
             shown = before.stage_text(text, pos, word)
             cut = before.stage_start
         else:
-            message, in_move = _diagnose(
+            message, code, in_move = _diagnose(
                 clip(word), found, expected, previous, unexpected, before, next_word
             )
             if word.startswith("["):
@@ -513,7 +527,14 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
             if cut != pos and before.number is None:  # open x: the move as written so far
                 shown = before.stage_text(text, pos, word)
     error = LogSyntaxError(
-        message, line=line, column=column, game=index, move=1 if in_move else None, text=shown
+        message,
+        code=code,
+        line=line,
+        column=column,
+        game=index,
+        move=1 if in_move else None,
+        text=shown,
+        at_end=at_end or not word,
     )
     if not in_move:  # the moves before it are the whole ones (gather {4: not the gather)
         error.text = None
@@ -566,7 +587,7 @@ def _odd_space(text: str, at: int, where: _Locator, index: int) -> tuple[LogErro
         "pasted from a web page or a word processor may hold such a space)"
     )
     line, column = where.at(text, at)
-    error = LogSyntaxError(message, line=line, column=column, game=index)
+    error = LogSyntaxError(message, line=line, column=column, game=index, code=_SYNTAX)
     return error, _Before.read(text, at).move_start(at)  # a move it ends stays whole
 
 
@@ -611,59 +632,71 @@ def _diagnose(
     unexpected: str | None,
     before: _Before,
     next_word: str = "",
-) -> tuple[str, bool]:
-    """The message for an unreadable ``word``, and whether it is part of a move.
+) -> tuple[str, LogErrorCode, bool]:
+    """The message for an unreadable ``word``, its code, and whether it is part of a move.
 
     ``unexpected`` is the type of the token the parser did not expect, or ``None`` when no
     token could be read at all; ``before`` what the text before the word leaves open,
     ``next_word`` the word after it."""
     if _MOVE_NUMBER.fullmatch(previous) and (unexpected is not None or not word):
         if ">" in word or ":" in word:  # 4. 3X>A: a card move, mistyped: say what is wrong
-            return _diagnose_move(word, found, next_word), True
-        return f"a move number must be followed by a move, found {found}", True
+            return *_diagnose_move(word, found, next_word), True
+        return f"a move number must be followed by a move, found {found}", _SYNTAX, True
     if word.startswith("{") and unexpected is None:
-        return "this { comment is never closed: a } must end it", False
+        return "this { comment is never closed: a } must end it", _SYNTAX, False
     if word.startswith("["):
         return (
             'a tag is written [Name "value"]: a name of letters, digits and _, a value in '
             'double quotes on one line, with \\" and \\\\ the only escapes',
+            _SYNTAX,
             False,
         )
     if expected & {"RAY_NUMBER"} and previous.lower() in ("open", "gather"):
-        return f"expected a ray number 1 to 13 after '{previous.lower()}', found {found}", True
+        return (
+            f"expected a ray number 1 to 13 after '{previous.lower()}', found {found}",
+            _SYNTAX,
+            True,
+        )
     joined = _JOINED_ANNOTATION.fullmatch(word)
     if unexpected == "ANNOTATION" and joined:
         return (
             "an annotation is one of ! ? !! ?? !? ?!, joined to the end of its move; "
             f"found '{joined.group(2)}' after '{joined.group(1)}'",
+            _SYNTAX,
             True,
         )
     if expected == {"ANNOTATION"} or word[:1] in "!?":
-        return f"an annotation (! ? !! ?? !? ?!) must follow a move, found {found}", True
+        return f"an annotation (! ? !! ?? !? ?!) must follow a move, found {found}", _SYNTAX, True
     if expected and expected <= {"$END", "<END-OF-FILE>"} and unexpected is not None:
         return (
             f"the game ended at its result token, so {found} cannot follow it "
             "(a result token stands apart from its move, after white space)",
+            _SYNTAX,
             False,
         )
     if _RESULT_WORD.fullmatch(word):
-        return f"a result token ends a game; it cannot follow {previous!r}", False
+        return f"a result token ends a game; it cannot follow {previous!r}", _SYNTAX, False
     if re.fullmatch(r"\d+[.)]?", word):  # 3, 3) as people number lists: 3.
         if previous.endswith("."):
-            return f"a move number must be followed by a move, found {found}", True
+            return f"a move number must be followed by a move, found {found}", _SYNTAX, True
         number = word.rstrip(".)")
-        return f"a move number is written with a dot, as '{number}.', found {found}", True
+        return f"a move number is written with a dot, as '{number}.', found {found}", _SYNTAX, True
     if not word:
         if previous.lower() in ("open", "gather"):
-            return f"expected a ray number 1 to 13 after '{previous.lower()}', found {found}", True
-        return f"expected a move, found {found}", True
+            return (
+                f"expected a ray number 1 to 13 after '{previous.lower()}', found {found}",
+                _SYNTAX,
+                True,
+            )
+        return f"expected a move, found {found}", _SYNTAX, True
     if before.moves == 0 and _CARD_RE.fullmatch(word):
         return (
             f"expected a move, found the card {found}: a game starts with deal (deal C1 ... "
             "C13 names the cards dealt when the tags do not give the deck)",
+            _SYNTAX,
             True,
         )
-    return _diagnose_move(word, found, next_word), True
+    return *_diagnose_move(word, found, next_word), True
 
 
 _GLUED_KEYWORD = re.compile(r"(deal|open|gather|wind)(?=[^\W_]|[♠♥♦♣♤♡♢♧])", re.IGNORECASE)
@@ -730,18 +763,20 @@ def _repaired(word: str) -> str | None:
     return None
 
 
-def _source_and_card(written: str) -> str | None:
+def _source_and_card(written: str) -> tuple[str, LogErrorCode] | None:
     """What is wrong with ``SOURCE:CARD`` (a card move's part before ``>``), if anything."""
     source, _, card = written.partition(":")
     if not _SOURCE_RE.fullmatch(source):
         return (
             "expected a source before ':' like r5, r5.2, c1, c1.L, w, w.R, A or K, "
-            f"found '{source}'"
+            f"found '{source}'",
+            _SYNTAX,
         )
     if _RANK_RE.fullmatch(card):
-        return f"'{card}' {NO_SUIT}; {CARD_SHAPE}"
+        return f"'{card}' {NO_SUIT}; {CARD_SHAPE}", _NO_CARD
     if not _CARD_RE.fullmatch(card):
-        return f"{CARD_EXPECTED}, found '{card}'" if card else f"{CARD_EXPECTED}, found none"
+        found = f"'{card}'" if card else "none"
+        return f"{CARD_EXPECTED}, found {found}", _NO_CARD
     return None
 
 
@@ -750,20 +785,24 @@ _CHESS_RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½", "0-0", "1:0", "0:1")
 _VARIATION_MARKS = ("(", ")")
 
 
-def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
+def _diagnose_move(word: str, found: str, next_word: str = "") -> tuple[str, LogErrorCode]:
     if word in _CHESS_RESULTS:
-        return f"a result is written won, lost or * (unfinished), found {found}"
+        return f"a result is written won, lost or * (unfinished), found {found}", _SYNTAX
     if word.startswith(_VARIATION_MARKS) or word.endswith(_VARIATION_MARKS):
         return (
             "a log holds the moves played, without variations in parentheses (a line "
-            f"not played can go in a comment {{ }}); found {found}"
+            f"not played can go in a comment {{ }}); found {found}",
+            _SYNTAX,
         )
     glued = _GLUED_KEYWORD.match(word)
     if glued is not None:
         keyword = glued.group(1).lower()
-        return f"a space must follow {keyword!r}: write {keyword} {clip(word[glued.end() :])}"
+        return (
+            f"a space must follow {keyword!r}: write {keyword} {clip(word[glued.end() :])}",
+            _SYNTAX,
+        )
     if not _CARD_MOVE_WORD.fullmatch(word) and (repaired := _repaired(word)) is not None:
-        return repaired
+        return repaired, _SYNTAX
     ends = (  # nothing of the move follows: the game ends, or the next move begins
         not next_word
         or _RESULT_WORD.fullmatch(next_word)
@@ -771,41 +810,49 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> str:
         or next_word.lower() in ("deal", "open", "gather", "wind")
     )
     if ends and word.endswith(">") and ">" not in word[:-1]:
-        return f"{TARGET_EXPECTED}: A or K (in sun-3 A, A1, A2 or an empty ray like r5), found none"
+        return (
+            f"{TARGET_EXPECTED}: A or K (in sun-3 A, A1, A2 or an empty ray like r5), found none",
+            _NO_TARGET,
+        )
     if ends and word.endswith(":") and ":" not in word[:-1]:
-        return f"{CARD_EXPECTED}, found none"
+        return f"{CARD_EXPECTED}, found none", _NO_CARD
     apart = next_word[:1] in (">", ":") or word.endswith((">", ":"))
     if apart and not _CARD_MOVE_WORD.fullmatch(word):
         return (
             "a card move is one word, without spaces, like r5:QD>K; "
-            f"found {found} and then {clip(next_word)!r}"
+            f"found {found} and then {clip(next_word)!r}",
+            _SYNTAX,
         )
     if ">" in word:
         before, _, after = word.partition(">")
         if not _TARGET_RE.fullmatch(after):
             return (
                 f"{TARGET_EXPECTED}: A or K (in sun-3 A, A1, A2 or an empty ray like r5), "
-                f"found '{after}'"
+                f"found '{after}'",
+                _NO_TARGET,
             )
         if ":" in before:
             wrong = _source_and_card(before)
             if wrong is not None:
                 return wrong
         elif _RANK_RE.fullmatch(before) and before.lower() not in ("a", "k"):
-            return f"'{before}' before '>' has no suit; {CARD_SHAPE}"
+            return f"'{before}' before '>' has no suit; {CARD_SHAPE}", _SYNTAX
         elif not (_SOURCE_RE.fullmatch(before) or _CARD_RE.fullmatch(before)):
             return (
-                f"expected a card like QD or 10H, or a source like r5, before '>', found '{before}'"
+                "expected a card like QD or 10H, or a source like r5, before '>', "
+                f"found '{before}'",
+                _SYNTAX,
             )
-        return f"a card move is SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
+        return f"a card move is SOURCE:CARD>TARGET, like r5:QD>K; found {found}", _SYNTAX
     if ":" in word and (wrong := _source_and_card(word)) is not None:
         return wrong
     if ":" in word or _SOURCE_RE.fullmatch(word) or _CARD_RE.fullmatch(word):
-        return f"{NEEDS_TARGET}: SOURCE:CARD>TARGET, like r5:QD>K; found {found}"
+        return f"{NEEDS_TARGET}: SOURCE:CARD>TARGET, like r5:QD>K; found {found}", _NO_TARGET
     # (A word meant as a card of the deal or wind before it is explained before this.)
     return (
         "expected a move (deal, open N, gather N, wind, or a card move like r5:QD>K) "
-        f"or a result (won, lost, *), found {found}"
+        f"or a result (won, lost, *), found {found}",
+        _SYNTAX,
     )
 
 
