@@ -165,12 +165,14 @@ def convert_costs(path: Path, limit: int) -> dict[str, float]:
     taken in turns: the JSON
     as written (``--no-check``), the resolved JSON (the default), and with ``--positions``
     (on the first 50 games); and reading alone."""
-    from sunlog.cli.convert import Format, Mode, game_json_text
+    from sunlog.notation.jsonlayout import game_text
 
     def lines(limit: int, *, check: bool, positions: bool = False) -> list[int]:
         """The JSON Lines text of each game, as ``convert --jsonl`` makes it."""
-        mode = Mode(Format.json, jsonl=True, check=check, positions=positions)
-        return [len(game_json_text(g, mode)[0]) for g in stream(path, limit)]
+        return [
+            len(game_text(g, lines=True, check=check, positions=positions)[0])
+            for g in stream(path, limit)
+        ]
 
     works: dict[str, Callable[[], object]] = {
         "read": lambda: sum(1 for _ in stream(path, limit)),

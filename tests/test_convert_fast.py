@@ -16,8 +16,6 @@ from notationkit import VARIANTS, mutate, random_gen_game, render
 from typer.testing import CliRunner
 
 from sunlog import cli
-from sunlog.cli import reports
-from sunlog.cli.convert import Format, Mode, game_json_text
 from sunlog.engine.played import (
     AcesSpot,
     CardMoved,
@@ -30,6 +28,7 @@ from sunlog.engine.played import (
     WindBlown,
     WindSpot,
 )
+from sunlog.notation import jsonlayout as layout
 from sunlog.notation import parse_games
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game
@@ -71,12 +70,12 @@ def _games(seed: int) -> list[Game]:
 GAMES = _games(1515) + _games(20261202)
 
 
-def _general(game: Game, mode: Mode) -> str:
+def _general(game: Game, jsonl: bool, positions: bool = False) -> str:
     """What convert wrote for a game before the fast path: the objects, then dumps."""
-    data = resolved_game_json(resolve(game, positions=mode.positions), shared=True)
-    if mode.jsonl:
-        return reports.dumps(data)
-    return reports.dumps_pretty(data, "    ", leaf=reports.one_line)
+    data = resolved_game_json(resolve(game, positions=positions), shared=True)
+    if jsonl:
+        return layout.dumps(data)
+    return layout.dumps_pretty(data, "    ", leaf=layout.one_line)
 
 
 def test_the_games_are_valid_and_invalid_of_every_variant_and_kind() -> None:
@@ -97,12 +96,11 @@ def test_the_games_are_valid_and_invalid_of_every_variant_and_kind() -> None:
 @pytest.mark.parametrize("jsonl", [True, False], ids=["jsonl", "document"])
 @pytest.mark.parametrize("positions", [False, True], ids=["moves", "positions"])
 def test_the_fast_path_writes_what_the_general_path_writes(jsonl: bool, positions: bool) -> None:
-    mode = Mode(Format.json, jsonl=jsonl, check=True, positions=positions)
     games = GAMES if not positions else GAMES[::4]
     for _ in range(2):  # the second time, the texts are made already
         for game in games:
-            text, error = game_json_text(game, mode)
-            assert text == _general(game, mode), (game.index, game.tags)
+            text, error = layout.game_text(game, lines=jsonl, positions=positions)
+            assert text == _general(game, jsonl, positions), (game.index, game.tags)
             assert (error is None) == resolve(game).valid
 
 
@@ -119,15 +117,15 @@ def test_dumps_parts_writes_a_game_without_moves_as_dumps_pretty_does() -> None:
     head = {"tags": [], "variant": "sun", "comments": []}
     tail = {"result": None, "final_comments": [], "valid": True, "error": None}
     whole = {**head, "moves": [], **tail}
-    assert reports.dumps_parts(head, [], tail) == reports.dumps(whole)
-    assert reports.dumps_parts(head, [], tail, "  ") == reports.dumps_pretty(
-        whole, "  ", reports.one_line
+    assert layout.dumps_parts(head, [], tail) == layout.dumps(whole)
+    assert layout.dumps_parts(head, [], tail, "  ") == layout.dumps_pretty(
+        whole, "  ", layout.one_line
     )
     head["tags"] = [{"name": "Event", "value": "x"}]
     whole = {**head, "moves": [], **tail}
-    assert "\n" in reports.dumps_parts(head, [], tail, "  ")
-    assert reports.dumps_parts(head, [], tail, "  ") == reports.dumps_pretty(
-        whole, "  ", reports.one_line
+    assert "\n" in layout.dumps_parts(head, [], tail, "  ")
+    assert layout.dumps_parts(head, [], tail, "  ") == layout.dumps_pretty(
+        whole, "  ", layout.one_line
     )
 
 
@@ -141,8 +139,7 @@ def test_convert_of_a_file_writes_the_general_paths_document(tmp_path: Path, jso
     result = CliRunner().invoke(cli.app, args)
     assert result.exit_code == 1  # the invalid game
     games = parse_games(log.read_text())
-    mode = Mode(Format.json, jsonl=jsonl, check=True, positions=False)
-    general = [_general(g, mode) for g in games]
+    general = [_general(g, jsonl) for g in games]
     if jsonl:
         expected = "".join(text + "\n" for text in general)
     else:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from sunlog.cli import inputs, reports
 from sunlog.cli.exits import INVALID, OK, USAGE
 from sunlog.cli.inputs import STDIN, CliError
+from sunlog.notation import jsonlayout
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:  # rich is imported only when a bar is shown
@@ -75,7 +76,7 @@ def run_check(
         for warning in item.warnings:  # on stderr: the verdict and the JSON stay as they are
             echo(warning, True)
         if json_out:
-            echo(reports.dumps(item.to_json()), False)
+            echo(jsonlayout.dumps(item.to_json()), False)
         elif not item.valid or verbose:
             echo(item.text(), False)
     if not quiet and files:

@@ -6,18 +6,15 @@ import os
 import stat
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import IO, TYPE_CHECKING, Annotated
+from typing import IO, Annotated
 
 import typer
 
-from sunlog.notation.errors import LogError
-
-if TYPE_CHECKING:
-    from sunlog.notation.game import Game
 from sunlog.cli import inputs, outputs, reports
 from sunlog.cli.common import PathArg, app, err, guarded, invalid, with_path
 from sunlog.cli.exits import INVALID, OK, USAGE
 from sunlog.cli.inputs import STDIN, CliError
+from sunlog.notation.errors import LogError
 
 
 class Format(StrEnum):
@@ -114,16 +111,16 @@ def _convert_into(out: IO[str], path: str, stdin: str | None, mode: Mode) -> tup
     """Write each game of ``path`` converted to ``out``; return the reports of the games
     that could not be read (then what was written is to be thrown away) and the number of
     games that read well but are invalid (converted, reported on stderr as ``check`` does)."""
-    from sunlog.notation.jsonio import FORMAT
+    from sunlog.notation.jsonlayout import JsonGames, game_text
     from sunlog.notation.writer import write_game
 
     faults: list[str] = []
     invalid_games = 0
     first = True
-    target, jsonl = mode.target, mode.jsonl
-    document = target is Format.json and not jsonl
-    if document:
-        out.write(f'{{\n  "format": {reports.dumps(FORMAT)},\n  "games": [\n')
+    target = mode.target
+    layout = JsonGames(lines=mode.jsonl)
+    if target is Format.json:
+        out.write(layout.start())
     for game in inputs.read_games_from(path, stdin_text=stdin):
         if game.error is not None:
             game.error.path = path
@@ -137,39 +134,14 @@ def _convert_into(out: IO[str], path: str, stdin: str | None, mode: Mode) -> tup
             out.write(("" if first else "\n") + write_game(game))
             first = False
             continue
-        text, error = game_json_text(game, mode)
+        text, error = game_text(game, lines=mode.jsonl, check=mode.check, positions=mode.positions)
         if error is not None:
             invalid_games += 1
             err(_rule_report(error, game.index, path, stdin))
-        out.write(text + "\n" if jsonl else ("" if first else ",\n") + "    " + text)
-        first = False
-    if document:
-        out.write("\n  ]\n}\n")
+        out.write(layout.game(text))
+    if target is Format.json:
+        out.write(layout.end())
     return faults, invalid_games
-
-
-def game_json_text(game: Game, mode: Mode) -> tuple[str, LogError | None]:
-    """One game as ``convert`` writes it in JSON (a line of JSON Lines, or the game's
-    object in the document's layout, indented for its place), and its rule error if it
-    is invalid (``mode.check``: resolved; else as written)."""
-    from sunlog.notation.jsonio import game_to_json, resolved_game_json, resolved_game_parts
-    from sunlog.notation.resolve import resolve
-
-    indent = None if mode.jsonl else "    "
-    error = None
-    if not mode.check:
-        data = game_to_json(game)
-    else:
-        resolved = resolve(game, positions=mode.positions)
-        error = resolved.error
-        if not mode.positions or indent is None:  # every move on one line: the text path
-            head, moves, tail = resolved_game_parts(resolved)
-            return reports.dumps_parts(head, moves, tail, indent), error
-        data = resolved_game_json(resolved, shared=True)  # written out at once
-    if indent is None:
-        return reports.dumps(data), error
-    # the document's layout, as dumps_pretty writes it, one game at a time
-    return reports.dumps_pretty(data, indent, leaf=reports.one_line), error
 
 
 def _rule_report(error: LogError, game: int, path: str, stdin: str | None) -> str:

@@ -25,6 +25,7 @@ from sunlog.cli.common import (
     write_output,
 )
 from sunlog.cli.inputs import CliError
+from sunlog.notation import jsonlayout
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -208,7 +209,7 @@ def play(
     if json_out:
         from sunlog.notation.jsonio import game_to_json
 
-        text = reports.dumps(game_to_json(game)) + "\n"
+        text = jsonlayout.dumps(game_to_json(game)) + "\n"
     else:
         text = write_game(game)
     write_output(text, output, [])
@@ -278,7 +279,7 @@ def stats(
     finally:
         if bar is not None:
             bar(-1, games)
-    typer.echo(reports.dumps(result.to_json()) if json_out else result.to_text())
+    typer.echo(jsonlayout.dumps(result.to_json()) if json_out else result.to_text())
 
 
 def _study(sources: list[str], json_out: bool) -> None:
@@ -303,7 +304,7 @@ def _study(sources: list[str], json_out: bool) -> None:
     if loaded.duplicates:
         err(f"sunlog: counted {reports.plural(loaded.duplicates, 'repeated deal')} once")
     if json_out:
-        typer.echo(reports.dumps({"results": [f.to_json() for f in figures]}))
+        typer.echo(jsonlayout.dumps({"results": [f.to_json() for f in figures]}))
         return
     _print_study(figures)
 
@@ -441,7 +442,7 @@ def solve(
         solved = Game.of_moves([*played, *result.line], tags, "won")
         log = write_game(solved)
     if json_out:
-        typer.echo(reports.dumps(result.to_json(log=log)))
+        typer.echo(jsonlayout.dumps(result.to_json(log=log)))
         return
     what = f"deal {result.deal}" if result.deal is not None else "this position"
     verdict = {
@@ -481,7 +482,7 @@ def analyze(
     except ValueError as exc:
         raise CliError(str(exc), path=path) from None
     if json_out:
-        typer.echo(reports.dumps({"path": path, "game": chosen.index, **found.to_json()}))
+        typer.echo(jsonlayout.dumps({"path": path, "game": chosen.index, **found.to_json()}))
         return
     won = replayed.board.is_won()
     for line in reports.analysis_lines(found, chosen, len(moves), won=won):

@@ -1,5 +1,6 @@
 """Printing what the command line found: error reports with the source line and a caret,
-check's per-game reports and summary, JSON for the terminal, and the solver's analysis.
+check's per-game reports and summary, and the solver's analysis. (How JSON is laid out
+is the notation's: :mod:`sunlog.notation.jsonlayout`.)
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import itertools
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -374,68 +375,3 @@ def analysis_lines(found: Analysis, chosen: Game, total: int, *, won: bool = Fal
         line = " ".join(str(m) for m in found.continuation)
         lines.append(f"a winning line from there ({len(found.continuation)} moves): {line}")
     return lines
-
-
-def dumps(obj: Any) -> str:
-    """Compact one-line JSON, UTF-8 characters kept (for JSON Lines). json is imported
-    here, by ``--json`` alone: a plain check does not pay for it at start-up."""
-    import json
-
-    return json.dumps(obj, ensure_ascii=False)
-
-
-def dumps_pretty(obj: Any, indent: str = "", leaf: Callable[[Any], bool] | None = None) -> str:
-    """Readable JSON: a leaf object (a move, a tag, a pile) on one line, the rest indented.
-
-    A leaf holds only scalars and lists of scalars, so a game reads as one move a line;
-    ``leaf`` may say otherwise (:func:`one_line`).
-    """
-    is_leaf = leaf or _is_leaf
-    if is_leaf(obj):
-        return dumps(obj)
-    inner = indent + "  "
-    if isinstance(obj, dict):
-        items = [f"{inner}{dumps(k)}: {dumps_pretty(v, inner, leaf)}" for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
-    items = [f"{inner}{dumps_pretty(v, inner, leaf)}" for v in obj]
-    return "[\n" + ",\n".join(items) + f"\n{indent}]"
-
-
-def dumps_parts(
-    head: dict[str, Any], items: list[str], tail: dict[str, Any], indent: str | None = None
-) -> str:
-    """An object whose ``moves`` member is a list given as the JSON texts of its items
-    (``items``, each one line), between the members ``head`` and ``tail``: what
-    :func:`dumps` gives for the whole object, or with ``indent`` what
-    :func:`dumps_pretty` with :func:`one_line` gives (each item one line). Neither ``head``
-    nor ``tail`` is empty."""
-    if indent is None:
-        return f'{dumps(head)[:-1]}, "moves": [{", ".join(items)}], {dumps(tail)[1:]}'
-    if not items:  # then the whole object may be a leaf, on one line: let dumps_pretty say
-        whole = {**head, "moves": [], **tail}
-        return dumps_pretty(whole, indent, one_line)
-    inner = indent + "  "
-    lines = [f"{inner}{dumps(k)}: {dumps_pretty(v, inner, one_line)}" for k, v in head.items()]
-    sep = ",\n" + inner + "  "
-    lines.append(f'{inner}"moves": [\n{inner}  {sep.join(items)}\n{inner}]')
-    lines += [f"{inner}{dumps(k)}: {dumps_pretty(v, inner, one_line)}" for k, v in tail.items()]
-    return "{\n" + ",\n".join(lines) + f"\n{indent}}}"
-
-
-def one_line(obj: Any) -> bool:
-    """A leaf, or a resolved move or playable card (its places inside) without a position:
-    one line each, so that a converted game still reads as one move a line."""
-    if isinstance(obj, dict) and ("kind" in obj or "from" in obj) and "position" not in obj:
-        return True  # asked first: it is the common case, and the cheaper question
-    return _is_leaf(obj)
-
-
-def _is_scalar_list(value: Any) -> bool:
-    return isinstance(value, list) and not any(isinstance(x, dict | list) for x in value)
-
-
-def _is_leaf(obj: Any) -> bool:
-    """A scalar, a list of scalars, or an object of scalars and lists of scalars."""
-    if isinstance(obj, dict):
-        return all(not isinstance(v, dict | list) or _is_scalar_list(v) for v in obj.values())
-    return not isinstance(obj, list) or _is_scalar_list(obj)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sunlog.notation import jsonlayout
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
     from sunlog.notation.game import Game
+    from sunlog.notation.replay import Replay
     from sunlog.views.stepper import Stepper
 from sunlog.cli import common, inputs, reports
 from sunlog.cli.common import (
@@ -44,10 +46,7 @@ def show(
     if json_out:
         from sunlog.notation.jsonio import position_actions
 
-        shown = {**board.to_json(), **position_actions(board)}
-        typer.echo(reports.dumps_pretty(shown, leaf=reports.one_line))
-        common.fail_if_broken(path, chosen, replayed)
-        return
+        return _print_json({**board.to_json(), **position_actions(board)}, path, chosen, replayed)
     last = reports.last_move_text(chosen, replayed.moves)
     if common.stdout_is_terminal():
         from rich.console import Console
@@ -79,14 +78,18 @@ def moves(
     if json_out:
         from sunlog.notation.jsonio import moves_json
 
-        shown = moves_json(board, reports.unlisted_moves(board))
-        typer.echo(reports.dumps_pretty(shown, leaf=reports.one_line))
-        common.fail_if_broken(path, chosen, replayed)
-        return
+        return _print_json(moves_json(board, reports.unlisted_moves(board)), path, chosen, replayed)
     for move in board.legal_moves():
         typer.echo(str(move))
     for note in reports.unlisted_moves(board):
         err(f"sunlog: also legal: {note}")
+    common.fail_if_broken(path, chosen, replayed)
+
+
+def _print_json(shown: dict[str, Any], path: str, chosen: Game, replayed: Replay) -> None:
+    """``--json`` of ``show`` and ``moves``: the object as laid out for a position, then
+    exit 1 if the log breaks before the position shown."""
+    typer.echo(jsonlayout.pretty(shown))
     common.fail_if_broken(path, chosen, replayed)
 
 

@@ -5,8 +5,9 @@ and ``terminals`` (the grammar and the patterns made from it), ``reader`` (split
 file into games), ``scanner`` (the fast reading of a game), ``syntax`` (the Lark grammar,
 for what the scanner cannot read and to explain syntax errors), ``game`` (a game as
 written), ``replay`` (a game replayed on a board, with every check), ``quickcheck``
-(``check``'s quick lane), ``writer`` (the canonical text), ``jsonio`` (JSON both ways)
-and ``errors`` (a log's errors, with where they are and their kind).
+(``check``'s quick lane), ``writer`` (the canonical text), ``jsonio`` (JSON both ways),
+``jsonlayout`` (how JSON is laid out) and ``errors`` (a log's errors, with where they are
+and their kind).
 """
 
 from sunlog.notation.errors import LogError, LogErrorCode, LogRuleError, LogSyntaxError
