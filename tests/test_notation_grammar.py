@@ -1044,10 +1044,12 @@ def test_the_scanners_patterns_are_the_grammars_terminals() -> None:
     regenerated (``python -m sunlog.notation.terminals``), though the reader would still be
     right (it checks)."""
     from sunlog.notation import terminals
-    from sunlog.notation.syntax import terminal_patterns
+    from sunlog.notation.syntax import lark_parser
 
     assert terminals.grammar_digest() == terminals.GRAMMAR_SHA256
-    assert terminals.patterns() == terminal_patterns()
+    assert terminals.patterns() == terminals.terminal_patterns()
+    parsed = {t.name: t.pattern.to_regexp() for t in lark_parser().terminals}
+    assert parsed.items() <= terminals.patterns().items()  # the parser's own terminals
 
 
 def test_a_valid_log_is_read_without_importing_lark() -> None:

@@ -186,6 +186,12 @@ def test_games_of_a_file_read_as_if_alone_at_shifted_places(
         line += text.count("\n")
 
 
+def scan(text: str, line: int = 1, column: int = 1) -> Game | None:
+    """A game's text read by the reader's state machine; ``None`` where it hands the game
+    to Lark."""
+    return notation._read(notation.GameText(text, line, column, 1))
+
+
 def lark_game(chunk: Any) -> Game:
     """The game of a chunk read by the Lark parser (the reader's slow path)."""
     return syntax._assemble(
@@ -205,9 +211,8 @@ def test_fast_scanner_and_lark_build_the_same_games(
         piece = data.draw(st.sampled_from(["", "!", "?", " ", "\n", "{", "}", ";", "*", "1.", ":"]))
         cut = data.draw(st.integers(0, 3))
         mutated = mutated[:at] + piece + mutated[at + cut :]
-    scanner = notation._scanner()
     for chunk in notation._chunks(io.StringIO(mutated)):
-        fast = scanner.scan_game(chunk.text, chunk.line, chunk.column, 1)
+        fast = scan(chunk.text, chunk.line, chunk.column)
         if fast is None:
             continue  # the scanner hands this game to Lark
         slow = lark_game(chunk)
@@ -215,13 +220,12 @@ def test_fast_scanner_and_lark_build_the_same_games(
         assert [(m.line, m.column) for m in fast.moves] == [(m.line, m.column) for m in slow.moves]
     if mutated == text:
         chunk = next(notation._chunks(io.StringIO(text)))  # the game; then final comments
-        assert scanner.scan_game(chunk.text, chunk.line, chunk.column, 1) is not None
+        assert scan(chunk.text, chunk.line, chunk.column) is not None
 
 
 def test_scanner_reads_tags_with_escaped_backslashes_and_refuses_bad_escapes() -> None:
-    scanner = notation._scanner()
-    good = scanner.scan_game('[Site "C:\\\\back\\\\slash \\"q\\""]\ndeal *', 1, 1, 1)
+    good = scan('[Site "C:\\\\back\\\\slash \\"q\\""]\ndeal *')
     assert good is not None
     assert good.tags[0].value == 'C:\\back\\slash "q"'
-    assert scanner.scan_game('[Site "C:\\\\\\games"]\ndeal *', 1, 1, 1) is None  # \\ then \g
-    assert scanner.scan_game('[Site "C:\\games"]\ndeal *', 1, 1, 1) is None
+    assert scan('[Site "C:\\\\\\games"]\ndeal *') is None  # \\ then \g
+    assert scan('[Site "C:\\games"]\ndeal *') is None

@@ -12,13 +12,22 @@ and their kind).
 
 from sunlog.notation.errors import LogError, LogErrorCode, LogRuleError, LogSyntaxError
 from sunlog.notation.game import Game, GameMove, Tag
-from sunlog.notation.reader import GameText, game_texts, parse_game_text, parse_games, read_games
+from sunlog.notation.reader import (
+    GameText,
+    Headers,
+    game_texts,
+    parse_game_text,
+    parse_games,
+    read_games,
+    read_headers,
+)
 from sunlog.notation.writer import write_game, write_games
 
 __all__ = [
     "Game",
     "GameMove",
     "GameText",
+    "Headers",
     "LogError",
     "LogErrorCode",
     "LogRuleError",
@@ -28,6 +37,7 @@ __all__ = [
     "parse_game_text",
     "parse_games",
     "read_games",
+    "read_headers",
     "write_game",
     "write_games",
 ]

@@ -13,20 +13,23 @@ import io
 import re
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import replace
-from functools import cache, partial
+from functools import partial
 from typing import NamedTuple, TextIO
 
-from sunlog.notation.errors import LogErrorCode, LogSyntaxError
-from sunlog.notation.game import Game
-from sunlog.notation.scanner import Scanner
-from sunlog.notation.terminals import patterns
+from sunlog.notation.errors import LogError, LogErrorCode, LogSyntaxError
+from sunlog.notation.game import Game, Tag
+from sunlog.notation.scanner import Unfit, read_tokens
+from sunlog.notation.sinks import GameSink, TagSink
+from sunlog.notation.tokens import located_tokens
 
 __all__ = [
     "GameText",
+    "Headers",
     "game_texts",
     "parse_game_text",
     "parse_games",
     "read_games",
+    "read_headers",
 ]
 
 #: A game larger than this (in characters) is refused rather than held in memory. A real
@@ -35,8 +38,6 @@ MAX_GAME_CHARS = 1024 * 1024
 #: A line longer than this (in characters) is refused before it is read whole.
 MAX_LINE_CHARS = 256 * 1024
 
-_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
-_ESCAPE = re.compile(r"\\(.)")
 _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")  # closed brace comments and line comments
 _COMMENT_START = re.compile(r"[{;]")  # where each may begin (see _without_comments)
@@ -387,15 +388,6 @@ def _lines(source: TextIO | Iterable[str]) -> Iterator[str]:
     return iter(partial(readline, MAX_LINE_CHARS + 2), "") if readline else iter(source)
 
 
-# -------------------------------------------------------------------- parsing
-
-
-@cache
-def _scanner() -> Scanner:
-    """The fast path, from the grammar's terminals (see :mod:`sunlog.notation.terminals`)."""
-    return Scanner(patterns())
-
-
 # -------------------------------------------------------------------- reading
 
 
@@ -461,7 +453,7 @@ def read_games(source: TextIO | Iterable[str]) -> Iterator[Game]:
 
 
 def _comments_of(piece: GameText) -> tuple[str, ...]:
-    game = _scanner().scan_game(piece.text, piece.line, piece.column, 0)
+    game = _read(piece)
     if game is not None:
         return game.comments
     from sunlog.notation.syntax import comments_in
@@ -469,14 +461,70 @@ def _comments_of(piece: GameText) -> tuple[str, ...]:
     return comments_in(piece.text, piece.line, piece.column)
 
 
+def _read(piece: GameText) -> Game | None:
+    """One game's text read by the state machine into a game, or ``None`` where it stops."""
+    sink = GameSink(piece.text, piece.line, piece.column)
+    try:
+        read_tokens(located_tokens(piece.text), sink)
+    except Unfit:
+        return None
+    return sink.game(piece.index)
+
+
 def parse_game_text(piece: GameText) -> Game:
-    """One game's text as a game: the fast scanner, else Lark, which explains the error."""
-    game = _scanner().scan_game(piece.text, piece.line, piece.column, piece.index)
+    """One game's text as a game: the reader's state machine, else Lark, which explains
+    the error (and keeps the moves before it)."""
+    game = _read(piece)
     if game is not None:
         return game
     from sunlog.notation.syntax import parse_game
 
     return parse_game(piece.text, piece.line, piece.column, piece.index)
+
+
+class Headers(NamedTuple):
+    """One game's tags, as :func:`read_headers` reads them without its moves.
+
+    ``text`` is the game as written (what a selection of games writes out unchanged),
+    ``line`` and ``column`` where it starts in the file named ``path``; ``error`` is the
+    syntax error met before the first move, if any (``tags`` then holds those before it).
+    """
+
+    tags: tuple[Tag, ...]
+    index: int  # type: ignore[assignment]  # a field, over tuple.index
+    line: int
+    column: int
+    text: str
+    path: str | None = None
+    error: LogError | None = None
+
+    def tag(self, name: str) -> str | None:
+        """The value of the first tag called ``name``, or ``None``."""
+        return next((tag.value for tag in self.tags if tag.name == name), None)
+
+
+def read_headers(source: TextIO | Iterable[str], path: str | None = None) -> Iterator[Headers]:
+    """The tags of each game of a text stream, in order, without reading its moves: the
+    reader stops at each game's first move, and nothing is replayed (python-chess's
+    ``read_headers``). Choosing games by their tags costs the split of the file and the
+    tokens of the tags. ``path`` names the stream in what is yielded.
+
+    A fault of the stream as a whole raises as in :func:`game_texts`; a tag the reader
+    cannot read is explained as :func:`read_games` explains it (``error``).
+    """
+    for piece in game_texts(source):
+        if not piece.index:
+            continue  # comments after the last game
+        sink = TagSink(piece.text, piece.line, piece.column)
+        try:
+            read_tokens(located_tokens(piece.text), sink)
+        except Unfit:  # Lark says what is wrong (and reads the tags before it)
+            game = parse_game_text(piece)
+            yield Headers(
+                game.tags, piece.index, piece.line, piece.column, piece.text, path, game.error
+            )
+            continue
+        yield Headers(tuple(sink.tags), piece.index, piece.line, piece.column, piece.text, path)
 
 
 def _with_final_comments(game: Game, comments: tuple[str, ...]) -> Game:

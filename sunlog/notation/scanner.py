@@ -1,230 +1,198 @@
-"""The fast path of the reader: one regex pass over a game's text, no parse tree.
+"""The reader's state machine: one game's text, token by token, told to a sink.
 
-The token patterns are the Lark grammar's own terminals (:mod:`sunlog.notation.terminals`), so
-``grammar/sun.lark`` stays the one definition of the notation. Valid games (nearly all
-of them) are read here several times faster than through Lark; at the first token that
-does not fit, :meth:`Scanner.scan_game` returns ``None`` and the reader parses that game
-with Lark, which explains the error. Tests check that both paths build the same games.
+The tokens are :mod:`sunlog.notation.tokens`' (the grammar's own terminals). The machine
+knows the order the grammar allows (tags before the first move, a move number right
+before its move, a deal or wind taking the cards after it, an open or gather its ray
+number, an annotation joined to its move, nothing after the result) and tells a
+:class:`Sink` each tag, comment, move, annotation and result as it reads it, in the
+manner of python-chess's visitors: :mod:`sunlog.notation.sinks` builds a game, checks
+each move on a board, or keeps the tags only. At the first token that does not fit it
+raises :class:`Unfit`, and the game's text goes to Lark (:mod:`sunlog.notation.syntax`),
+which explains the error.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+from typing import Protocol
 
-from sunlog.engine.cards import Card
+from sunlog.engine.cards import Card, parse_card_spelling
 from sunlog.engine.errors import InvalidMoveError
 from sunlog.engine.moves import MAX_DIGITS, PARSED_MOVES, Move, MoveKind
-from sunlog.notation.game import Game, GameMove, Tag, result_of_token
-from sunlog.notation.terminals import SPACES
+from sunlog.notation.tokens import KINDS, Token, tag_parts, unescape
 
-__all__ = ["Scanner"]
-
-# Longer and more specific terminals first, as Lark's lexer would choose them.
-_ORDER = (
-    "CARD_MOVE",
-    "TAG",
-    "BRACE_COMMENT",
-    "LINE_COMMENT",
-    "MOVE_NUMBER",
-    "DEAL",
-    "OPEN",
-    "GATHER",
-    "WIND",
-    "RESULT",
-    "CARD",
-    "RAY_NUMBER",
-    "ANNOTATION",
-)
-_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
-# A backslash escaping anything but " or \, counted from the start of a run of backslashes.
-_BAD_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\[^"\\]')
-_ESCAPE = re.compile(r"\\(.)")
-_new_move = tuple.__new__  # GameMove is a named tuple: build it without keyword handling
-_STAGE = {"DEAL": MoveKind.DEAL, "WIND": MoveKind.WIND, "OPEN": MoveKind.OPEN}
-_STAGE["GATHER"] = MoveKind.GATHER
+__all__ = ["Enough", "Sink", "Unfit", "read_tokens"]
 
 
-class _Unfit(Exception):
-    """The text leaves the fast path: let Lark read it and explain."""
+class Unfit(Exception):
+    """The text leaves what the state machine reads (or a sink refuses it): Lark's turn."""
 
 
-class Scanner:
-    """Reads one game's text with a master regex made from the grammar's terminals."""
+class Enough(Exception):
+    """Raised by a sink that has what it needs (the tags, say): reading stops there."""
 
-    def __init__(self, patterns: Mapping[str, str]) -> None:
-        alternatives = "|".join(f"(?P<{name}>{patterns[name]})" for name in _ORDER)
-        # Whatever no terminal matches (a stray character, odd white space) is UNFIT.
-        self._tokens = re.compile(f"(?:{patterns['WS']})?(?:{alternatives}|(?P<UNFIT>.))", re.S)
 
-    def tokens(self, text: str, end: int) -> Iterator[tuple[str, int, int]]:
-        """The tokens of ``text[:end]`` as ``(terminal, start, end)``, ``UNFIT`` for a
-        character no terminal reads: what the reader's error path walks to find a move."""
-        for m in self._tokens.finditer(text, 0, end):
-            kind = m.lastgroup
-            assert kind is not None
-            yield kind, m.start(kind), m.end(kind)
+class Sink(Protocol):
+    """What the state machine tells as it reads; ``start`` is a token's offset in the text."""
 
-    def scan_game(self, text: str, line0: int, column0: int, index: int) -> Game | None:
-        """The game in ``text`` (which starts at ``line0:column0`` of its file), or None."""
-        try:
-            return self._scan(text, line0, column0, index)
-        except _Unfit:
-            return None
+    def tag(self, name: str, value: str, start: int) -> None: ...
 
-    def _scan(self, text: str, line0: int, column0: int, index: int) -> Game:
-        # Where a token is: ``line``, and ``base`` such that its column is start - base.
-        # Tokens come in order, so the line moves on only when a token passes ``line_end``.
-        line, base = line0, -column0
-        line_end = text.find("\n")
-        if line_end < 0:
-            line_end = len(text)
+    def end_headers(self) -> None:
+        """The tags are over: a move, the result or the end of the text follows."""
 
-        def where(offset: int) -> tuple[int, int]:
-            nonlocal line, base, line_end
-            if offset > line_end:
-                line += text.count("\n", line_end, offset)
-                base = text.rfind("\n", 0, offset)
-                line_end = text.find("\n", offset)
-                if line_end < 0:
-                    line_end = len(text)
-            return line, offset - base
+    def comment(self, token: str) -> None:
+        """A comment, with its marks (:func:`~sunlog.notation.tokens.comment_text`)."""
 
-        tags: list[Tag] = []
-        start_comments: list[str] = []
-        moves: list[GameMove] = []
-        append = moves.append
-        parse_card_move = Move.parse_card_move
-        known = PARSED_MOVES.get
-        comments: dict[int, list[str]] = {}
-        result = None
-        result_pos: tuple[int | None, int | None] = (None, None)
-        number: int | None = None  # a move number waiting for its move
-        stage: list[Any] | None = None  # a stage action still taking cards or its ray
-        end_prev = -1  # where the last move's text ended, for joined annotations
-        done = False
-        # White space at the end is the grammar's to ignore, not a token that does not fit.
-        for m in self._tokens.finditer(text, 0, len(text.rstrip(SPACES))):
-            if done:
-                raise _Unfit  # something after the result token
-            kind = m.lastgroup
-            if kind == "CARD_MOVE":
-                if stage is not None:
-                    _close(stage, moves)
-                    stage = None
-                start, end_prev = m.span(kind)
-                token = m.group(kind)
-                move = known(token)
-                if move is None:
-                    try:
-                        move = parse_card_move(token)
-                    except InvalidMoveError:
-                        raise _Unfit from None
-                if start > line_end:
-                    row, column = where(start)
-                else:
-                    row, column = line, start - base
-                append(_new_move(GameMove, (move, token, number, None, (), row, column)))
-                number = None
-                continue
-            if kind == "CARD":
-                if stage is None or stage[1] is None:
-                    raise _Unfit
-                stage[1].append(Card.parse(m.group(kind)))
-                end_prev = m.end()
-                continue
-            if kind == "RAY_NUMBER":
-                if stage is None or stage[2] != -1:
-                    raise _Unfit
-                stage[2] = int(_digits(m.group(kind)))
-                end_prev = m.end()
-                continue
-            if kind == "ANNOTATION":
-                start = m.start(kind)
-                if start != end_prev or (stage is not None and stage[2] == -1):
-                    raise _Unfit
-                if stage is not None:
-                    _close(stage, moves)
-                    stage = None
-                moves[-1] = moves[-1]._replace(annotation=m.group(kind))
-                end_prev = -1
-                continue
+    def move(self, move: Move, text: str | None, number: int | None, start: int) -> None:
+        """A move as written (``text``: ``None`` for a stage action to write out)."""
+
+    def annotation(self, mark: str) -> None: ...
+
+    def result(self, token: str, start: int) -> None: ...
+
+
+# Each kind's number, as a match's lastindex gives it.
+(
+    _CARD_MOVE,
+    _TAG,
+    _BRACE_COMMENT,
+    _LINE_COMMENT,
+    _MOVE_NUMBER,
+    _DEAL,
+    _OPEN,
+    _GATHER,
+    _WIND,
+    _RESULT,
+    _CARD,
+    _RAY_NUMBER,
+    _ANNOTATION,
+    _UNFIT,
+) = range(1, len(KINDS) + 1)
+_STAGE = {_DEAL: MoveKind.DEAL, _WIND: MoveKind.WIND, _OPEN: MoveKind.OPEN}
+_STAGE[_GATHER] = MoveKind.GATHER
+_COMMENTS = frozenset((_BRACE_COMMENT, _LINE_COMMENT))
+
+
+_Tell = Callable[[Move, "str | None", "int | None", int], None]
+
+
+def read_tokens(tokens: Iterable[Token], sink: Sink) -> None:
+    """Read one game's tokens (:func:`~sunlog.notation.tokens.located_tokens` or
+    :func:`~sunlog.notation.tokens.word_tokens`), telling ``sink`` what they hold; raises
+    :class:`Unfit` at the first token that does not fit, and stops quietly when the sink
+    raises :class:`Enough`."""
+    with suppress(Enough):
+        _read(tokens, sink)
+
+
+def _read(tokens: Iterable[Token], sink: Sink) -> None:
+    tell = sink.move
+    known = PARSED_MOVES.get
+    card_of = parse_card_spelling
+    number: int | None = None  # a move number waiting for its move
+    # A stage action still taking its cards (a deal, a wind) or its ray (an open, a gather):
+    # its kind (None when there is none), cards, ray (-1: still due), number and start.
+    stage: MoveKind | None = None
+    cards: list[Card] = []
+    ray: int | None = None
+    stage_number: int | None = None
+    stage_start = 0
+    part = False  # whether the last token was part of a move (an annotation may follow)
+    headers = True  # no move yet: tags may come
+    tokens = iter(tokens)
+    for kind, token, joined, start in tokens:
+        if kind == _CARD_MOVE:
             if stage is not None:
-                _close(stage, moves)
-                stage = None
-            end_prev = -1
-            if kind == "BRACE_COMMENT" or kind == "LINE_COMMENT":
-                if number is not None:
-                    raise _Unfit
-                raw = m.group(kind)
-                if kind == "BRACE_COMMENT":  # CRLF inside reads as a line break
-                    note = raw[1:-1].replace("\r\n", "\n").strip()
-                else:
-                    note = raw[1:].strip()
-                if moves:
-                    comments.setdefault(len(moves) - 1, []).append(note)
-                else:
-                    start_comments.append(note)
-            elif kind in _STAGE:
-                start = m.start(kind)
-                mk = _STAGE[kind]
-                cards: list[Card] | None = (
-                    [] if mk is MoveKind.DEAL or mk is MoveKind.WIND else None
-                )
-                stage = [mk, cards, -1 if cards is None else None, number, *where(start)]
-                end_prev = m.end()
-                number = None
-            elif kind == "MOVE_NUMBER":
-                if number is not None:
-                    raise _Unfit
-                number = int(_digits(m.group(kind)[:-1]))
-            elif kind == "TAG":
-                if moves or number is not None:
-                    raise _Unfit
-                tags.append(_tag(m.group(kind), *where(m.start(kind))))
-            elif kind == "RESULT":
-                if number is not None:
-                    raise _Unfit
-                result = result_of_token(m.group(kind))
-                result_pos = where(m.start(kind))
-                done = True
-            else:
-                raise _Unfit
+                _close(stage, cards, ray, stage_number, stage_start, tell)
+                stage = ray = None
+            elif headers:
+                headers = False
+                sink.end_headers()
+            move = known(token)
+            if move is None:
+                try:
+                    move = Move.parse_card_move(token)
+                except InvalidMoveError:
+                    raise Unfit from None
+            tell(move, token, number, start)
+            number, part = None, True
+            continue
+        if kind == _CARD:
+            if ray is not None or stage is None:
+                raise Unfit  # no deal or wind takes it
+            cards.append(card_of(token))  # type: ignore[arg-type]  # a CARD token
+            part = True
+            continue
+        if kind == _RAY_NUMBER:
+            if ray != -1 or stage is None:
+                raise Unfit
+            ray = int(_digits(token))
+            part = True
+            continue
+        if kind == _ANNOTATION:
+            if not (joined and part) or ray == -1:
+                raise Unfit
+            if stage is not None:
+                _close(stage, cards, ray, stage_number, stage_start, tell)
+                stage = ray = None
+            sink.annotation(token)
+            part = False
+            continue
         if stage is not None:
-            _close(stage, moves)
-        if number is not None:
-            raise _Unfit
-        for i, notes in comments.items():
-            moves[i] = moves[i]._replace(comments=tuple(notes))
-        return Game(
-            tags=tuple(tags),
-            moves=tuple(moves),
-            result=result,
-            comments=tuple(start_comments),
-            index=index,
-            line=line0,
-            column=column0,
-            result_line=result_pos[0],
-            result_column=result_pos[1],
-        )
+            _close(stage, cards, ray, stage_number, stage_start, tell)
+            stage = ray = None
+        part = False
+        if kind in _STAGE:
+            if headers:
+                headers = False
+                sink.end_headers()
+            stage, stage_number, stage_start = _STAGE[kind], number, start
+            ray = -1 if stage is MoveKind.OPEN or stage is MoveKind.GATHER else None
+            if cards:
+                cards = []
+            number, part = None, True
+        elif kind == _MOVE_NUMBER:
+            if number is not None:
+                raise Unfit
+            number = int(_digits(token[:-1]))
+        elif kind in _COMMENTS:
+            if number is not None:
+                raise Unfit
+            sink.comment(token)
+        elif kind == _TAG:
+            if not headers or number is not None:
+                raise Unfit
+            name, raw = tag_parts(token)
+            value = unescape(raw)
+            if value is None:
+                raise Unfit  # an escape Lark explains
+            sink.tag(name, value, start)
+        elif kind == _RESULT:
+            if number is not None:
+                raise Unfit
+            if headers:
+                headers = False
+                sink.end_headers()
+            sink.result(token, start)
+            if next(tokens, None) is not None:
+                raise Unfit  # something after the result token
+            return
+        else:
+            raise Unfit
+    if stage is not None:
+        _close(stage, cards, ray, stage_number, stage_start, tell)
+    if number is not None:
+        raise Unfit
+    if headers:
+        sink.end_headers()
 
 
 def _digits(text: str) -> str:
     """A number's digits; too many for a move is Lark's to explain."""
     if len(text) > MAX_DIGITS:
-        raise _Unfit
+        raise Unfit
     return text
-
-
-def _tag(text: str, line: int, column: int) -> Tag:
-    parts = _TAG_PARTS.fullmatch(text)
-    if parts is None or _BAD_ESCAPE.search(parts.group(2)):
-        raise _Unfit
-    value = parts.group(2)
-    if "\\" in value:
-        value = _ESCAPE.sub(r"\1", value)
-    return Tag(parts.group(1), value, line, column)
 
 
 # The stage actions a log writes over and over, made once: (move, its text).
@@ -236,22 +204,29 @@ _COMMON_STAGE: dict[tuple[MoveKind, int | None], tuple[Move, str]] = {
 }
 
 
-def _close(stage: list[Any], moves: list[GameMove]) -> None:
-    """Append a finished stage action (``deal``, ``open 3``...) to the moves."""
-    kind, cards, ray, number, line, column = stage
+def _close(
+    kind: MoveKind,
+    cards: list[Card],
+    ray: int | None,
+    number: int | None,
+    start: int,
+    tell: _Tell,
+) -> None:
+    """Tell a finished stage action (``deal``, ``open 3``...) as a move; its text is
+    left for the sink to write (``None``) unless a common one."""
     if ray == -1:
-        raise _Unfit  # open or gather without its ray number
-    common = _COMMON_STAGE.get((kind, ray)) if not cards else None
-    if common is not None:
-        move, text = common
+        raise Unfit  # open or gather without its ray number
+    if not cards:
+        common = _COMMON_STAGE.get((kind, ray))
+        if common is not None:
+            tell(common[0], common[1], number, start)
+            return
+    if kind is MoveKind.DEAL:
+        move = Move.deal(cards or None)
+    elif kind is MoveKind.WIND:
+        move = Move.wind(cards or None)
+    elif kind is MoveKind.OPEN:
+        move = Move.open(ray)  # type: ignore[arg-type]  # a number, not -1
     else:
-        if kind is MoveKind.DEAL:
-            move = Move.deal(cards or None)
-        elif kind is MoveKind.WIND:
-            move = Move.wind(cards or None)
-        elif kind is MoveKind.OPEN:
-            move = Move.open(ray)
-        else:
-            move = Move.gather(ray)
-        text = str(move)
-    moves.append(_new_move(GameMove, (move, text, number, None, (), line, column)))
+        move = Move.gather(ray)  # type: ignore[arg-type]
+    tell(move, None, number, start)

@@ -32,13 +32,11 @@ from sunlog.notation.errors import (
 )
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
-from sunlog.notation.scanner import Scanner
 from sunlog.notation.terminals import SPACES, patterns
+from sunlog.notation.tokens import bad_escape, comment_text, tag_parts, tokens, unescape
 
-__all__ = ["lark_parser", "parse_game", "terminal_patterns"]
+__all__ = ["lark_parser", "parse_game"]
 
-_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
-_ESCAPE = re.compile(r"\\(.)")
 _RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
 
 
@@ -131,28 +129,17 @@ def lark_parser() -> Lark:
 _parser = lark_parser
 
 
-def terminal_patterns() -> dict[str, str]:
-    """Each terminal of the grammar as a Python regular expression, by name."""
-    return {t.name: t.pattern.to_regexp() for t in lark_parser().terminals}
-
-
-def _unescape(token: Token, raw: str, where: int) -> str:
+def _unescape(token: Token, raw: str) -> str:
     """Undo ``\\"`` and ``\\\\``; any other escape is an error (SPEC 5.1)."""
-    for m in _ESCAPE.finditer(raw):
-        if m.group(1) not in '"\\':
-            raise _TokenError(
-                token,
-                f"unknown escape '\\{m.group(1)}' in a tag value: only \\\" and \\\\ are allowed",
-            )
-    return _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-
-
-def _comment_text(token: Token) -> str:
-    """A comment's text without its marks; CRLF inside a { } comment reads as a line break."""
-    text = str(token)
-    if text.startswith("{"):
-        return text[1:-1].replace("\r\n", "\n").strip()
-    return text[1:].strip()
+    bad = bad_escape(raw)
+    if bad is not None:
+        raise _TokenError(
+            token,
+            f"unknown escape '\\{bad}' in a tag value: only \\\" and \\\\ are allowed",
+        )
+    value = unescape(raw)
+    assert value is not None  # every escape is one of the two
+    return value
 
 
 class _Locator:
@@ -197,12 +184,11 @@ def _assemble(items: list[tuple[str, Any]], where: _Locator, index: int) -> Game
                 }
             )
         elif kind == "comment":
-            (moves[-1]["comments"] if moves else start_comments).append(_comment_text(value))
+            (moves[-1]["comments"] if moves else start_comments).append(comment_text(value))
         elif kind == "tag":
-            m = _TAG_PARTS.fullmatch(value)
-            assert m is not None
+            name, raw = tag_parts(value)
             line, column = where.token(value)
-            tags.append(Tag(m.group(1), _unescape(value, m.group(2), 0), line, column))
+            tags.append(Tag(name, _unescape(value, raw), line, column))
         else:
             result = result_of_token(str(value))
             result_pos = where.token(value)
@@ -276,12 +262,6 @@ def _parse_items(text: str) -> list[tuple[str, Any]]:
 # ------------------------------------------------------- where the move at fault begins
 
 
-@cache
-def _lexer() -> Scanner:
-    """The scanner's tokens, for walking the text before an error (the error path only)."""
-    return Scanner(patterns())
-
-
 _STAGE_TOKENS = frozenset(("DEAL", "WIND", "OPEN", "GATHER"))
 _NAMING = frozenset(("DEAL", "WIND"))  # the stage actions that may name cards
 _BOUNDED = frozenset(("TAG", "BRACE_COMMENT", "LINE_COMMENT"))  # tokens that hold spaces
@@ -313,7 +293,7 @@ class _Before(NamedTuple):
         stage: str | None = None
         stage_start = keyword = cards = last_start = moves = 0
         tags: set[str] = set()
-        for kind, start, _ in _lexer().tokens(text, end):
+        for kind, start, stop in tokens(text, end):
             if kind == "MOVE_NUMBER":
                 number, stage = start, None
             elif kind in _STAGE_TOKENS or kind == "CARD_MOVE":
@@ -324,9 +304,7 @@ class _Before(NamedTuple):
             elif kind == "CARD":
                 cards += 1
             elif kind == "TAG":
-                m = _TAG_PARTS.match(text, start)
-                if m is not None:
-                    tags.add(m.group(1))
+                tags.add(tag_parts(text[start:stop])[0])
             elif kind != "UNFIT":  # a ray number, an annotation, a comment: the action is whole
                 stage = None
         return cls(number, stage, stage_start, keyword, cards, last_start, moves, frozenset(tags))
@@ -336,7 +314,7 @@ class _Before(NamedTuple):
         """Where the last tag or comment before ``end`` ends (0 if none): a word in error
         is looked for after it, never inside it."""
         floor = 0
-        for kind, _, stop in _lexer().tokens(text, end):
+        for kind, _, stop in tokens(text, end):
             if kind in _BOUNDED:
                 floor = stop
         return floor
@@ -457,7 +435,6 @@ _NEXT_WORD = re.compile(r"\s*(\S*)")
 _SOURCE_RE = re.compile(r"r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?|[ak]", re.IGNORECASE)
 _CARD_RE = re.compile(_RANK + _SUIT, re.IGNORECASE)
 _TARGET_RE = re.compile(_TARGET, re.IGNORECASE)
-_EXPECT_NUMBER = {"OPEN": "open", "GATHER": "gather"}
 _MOVE_NUMBER = re.compile(r"[0-9]+\.")
 _JOINED_NUMBER = re.compile(r"[0-9]+\.(?=\S)")
 _JOINED_ANNOTATION = re.compile(r"(.+?)([!?]+)")

@@ -1,6 +1,6 @@
 """The grammar's terminals as regular expressions, generated from ``grammar/sun.lark``.
 
-The fast scanner needs only these patterns. Keeping them here spares each run of sunlog
+The reader's tokenizer (:mod:`sunlog.notation.tokens`) needs only these patterns. Keeping them here spares each run of sunlog
 the import of Lark and the building of its parser (about a fifth of a second), while the
 grammar stays the one definition of the notation: :func:`patterns` checks the grammar's
 hash and derives the patterns through Lark again whenever the grammar has changed.
@@ -19,7 +19,7 @@ try:  # the interpreter's own SHA-256: hashlib's import of OpenSSL costs more th
 except ImportError:  # another Python than CPython 3.11
     from hashlib import sha256
 
-__all__ = ["GRAMMAR_SHA256", "SPACES", "grammar_digest", "patterns"]
+__all__ = ["GRAMMAR_SHA256", "SPACES", "grammar_digest", "patterns", "terminal_patterns"]
 
 #: The characters of the grammar's WS terminal: the only white space between words (a
 #: test holds it to ``WS``).
@@ -32,16 +32,27 @@ _PATTERNS: dict[str, str] = {
     "BRACE_COMMENT": "\\{[^}]*\\}",
     "CARD": "(?:10|[2-9AJQKTajqkt])[SHDCshdc♠♥♦♣♤♡♢♧]",
     "CARD_MOVE": "(?:(?:[rR][0-9]+(?:\\.[0-9]+)?|[cC][0-9]+(?:\\.[LRlr])?|[wW](?:\\.[LRlr])?|[AKak])(?::(?:10|[2-9AJQKTajqkt])[SHDCshdc♠♥♦♣♤♡♢♧])?|(?:10|[2-9AJQKTajqkt])[SHDCshdc♠♥♦♣♤♡♢♧])>(?:[Aa][12]?|[Kk]|[rR][0-9]+)",
+    "CLOUD_SOURCE": "[cC][0-9]+(?:\\.[LRlr])?",
     "DEAL": "(?i:deal\\b)",
     "GATHER": "(?i:gather\\b)",
     "LINE_COMMENT": ";[^\n]*",
     "MOVE_NUMBER": "[0-9]+\\.",
     "OPEN": "(?i:open\\b)",
+    "PILE_SOURCE": "[AKak]",
+    "RANK": "(?:10|[2-9AJQKTajqkt])",
     "RAY_NUMBER": "[0-9]+",
+    "RAY_SOURCE": "[rR][0-9]+(?:\\.[0-9]+)?",
     "RESULT": "(?:(?i:lost\\b)|(?i:won\\b)|\\*)",
+    "SOURCE": "(?:[rR][0-9]+(?:\\.[0-9]+)?|[cC][0-9]+(?:\\.[LRlr])?|[wW](?:\\.[LRlr])?|[AKak])",
+    "SUIT": "[SHDCshdc♠♥♦♣♤♡♢♧]",
     "TAG": '\\[(?:[ \t]+)?[A-Za-z0-9_]+(?:[ \t]+)?"(?:[^"\\\\\n]|\\\\.)*"(?:[ \t]+)?\\]',
+    "TAG_NAME": "[A-Za-z0-9_]+",
+    "TAG_VALUE": '"(?:[^"\\\\\n]|\\\\.)*"',
+    "TARGET": "(?:[Aa][12]?|[Kk]|[rR][0-9]+)",
     "WIND": "(?i:wind\\b)",
+    "WIND_SOURCE": "[wW](?:\\.[LRlr])?",
     "WS": "(?:[ \t\x0c\r\n])+",
+    "_HS": "[ \t]+",
 }
 # --- end of generated part ---
 
@@ -57,14 +68,19 @@ def patterns() -> dict[str, str]:
     grammar, else derived from the grammar with Lark."""
     if grammar_digest() == GRAMMAR_SHA256:
         return dict(_PATTERNS)
-    from sunlog.notation.syntax import terminal_patterns
-
     return terminal_patterns()
 
 
-def _generated() -> str:
-    from sunlog.notation.syntax import terminal_patterns
+def terminal_patterns() -> dict[str, str]:
+    """Each terminal of the grammar as a Python regular expression, by name, as Lark
+    derives them (Lark's lexer alone: no parser is built)."""
+    from lark import Lark
 
+    lexer = Lark(grammar_text(), parser=None, lexer="basic", start="game")
+    return {t.name: t.pattern.to_regexp() for t in lexer.terminals}
+
+
+def _generated() -> str:
     rows = "".join(
         f"    {name!r}: {regex!r},\n" for name, regex in sorted(terminal_patterns().items())
     )

@@ -1,0 +1,181 @@
+"""The notation's one tokenizer: the grammar's terminals as one regex, and a token's parts.
+
+Every reading of a game goes through :func:`token_regex`: the reader's state machine
+(:mod:`sunlog.notation.scanner`), and the error path walking the text before a fault
+(:mod:`sunlog.notation.syntax`). Its patterns are ``grammar/sun.lark``'s own terminals
+(:mod:`sunlog.notation.terminals`), so the grammar stays the one definition of the
+notation. A token the regex has matched is taken apart with str methods: its shape is
+the grammar's, so nothing here decides again what is valid.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from functools import cache
+from itertools import chain
+
+from sunlog.notation.terminals import SPACES, patterns
+
+__all__ = [
+    "KINDS",
+    "Token",
+    "bad_escape",
+    "comment_text",
+    "located_tokens",
+    "tag_parts",
+    "token_regex",
+    "tokens",
+    "unescape",
+    "word_tokens",
+]
+
+#: The terminals in the order the regex tries them: longer and more specific first, as
+#: Lark's lexer would choose them. A match's ``lastindex`` is its kind's place here, from 1;
+#: ``UNFIT`` (a character no terminal reads: a stray character, odd white space) comes last.
+KINDS = (
+    "CARD_MOVE",
+    "TAG",
+    "BRACE_COMMENT",
+    "LINE_COMMENT",
+    "MOVE_NUMBER",
+    "DEAL",
+    "OPEN",
+    "GATHER",
+    "WIND",
+    "RESULT",
+    "CARD",
+    "RAY_NUMBER",
+    "ANNOTATION",
+    "UNFIT",
+)
+
+
+@cache
+def token_regex() -> re.Pattern[str]:
+    """One token after the grammar's white space: each terminal a named group, tried in
+    the order of :data:`KINDS`."""
+    terminals = patterns()
+    alternatives = "|".join(f"(?P<{name}>{terminals[name]})" for name in KINDS[:-1])
+    return re.compile(f"(?:{terminals['WS']})?(?:{alternatives}|(?P<UNFIT>.))", re.S)
+
+
+#: A token as the reader's state machine takes it: its kind (its place in :data:`KINDS`,
+#: from 1), its text, whether it is joined to the token before it (no white space
+#: between), and its offset in the game's text (0 where :func:`word_tokens` leaves it out).
+Token = tuple[int, str, bool, int]
+
+
+def located_tokens(text: str) -> Iterator[Token]:
+    """The tokens of a game's text, each with its offset (white space at the end is the
+    grammar's to ignore, not a character no terminal reads)."""
+    end = -1
+    for m in token_regex().finditer(text, 0, len(text.rstrip(SPACES))):
+        kind = m.lastindex
+        assert kind is not None
+        start = m.start(kind)
+        yield kind, m.group(kind), start == end, start
+        end = m.end()
+
+
+def word_tokens(text: str) -> Iterable[Token] | None:
+    """The tokens of a game's text without their offsets, read a word at a time: what
+    each word reads as is kept (:data:`_WORDS`), and a log repeats its words. ``None``
+    where white space the grammar does not take stands between words (str.split() would
+    take it): :func:`located_tokens` then finds it.
+
+    No token but a tag or a comment holds white space, and each begins with ``[``, ``{``
+    or ``;``: so the text between those characters reads word by word as it reads whole
+    (a word's tokens are joined; its first is not), and each tag or comment is matched
+    where it begins, as in :func:`located_tokens`.
+    """
+    pieces: list[Iterable[tuple[Token, ...]]] = []  # the tokens of each word, by stretches
+    regex = token_regex()
+    pos, n = 0, len(text)
+    while pos < n:
+        special = _SPECIAL.search(text, pos)
+        stop = n if special is None else special.start()
+        stretch = text[pos:stop]
+        words = stretch.split()
+        if sum(map(len, words)) + sum(map(stretch.count, SPACES)) != len(stretch):
+            return None  # odd white space: str.split() took it, the grammar does not
+        pieces.append(map(_WORDS.__getitem__, words))
+        if special is None:
+            break
+        m = regex.match(text, stop)
+        assert m is not None
+        kind = m.lastindex
+        assert kind is not None
+        pieces.append((((kind, m.group(kind), False, 0),),))  # as a word of one token
+        pos = m.end()
+    if len(pieces) == 1:
+        return chain.from_iterable(pieces[0])
+    return chain.from_iterable(chain.from_iterable(pieces))
+
+
+class _Words(dict[str, tuple[Token, ...]]):
+    """Each word :func:`word_tokens` has read, with its tokens as the regex reads them
+    (learnt on first sight); emptied when it grows too large."""
+
+    def __missing__(self, word: str) -> tuple[Token, ...]:
+        found: list[Token] = []
+        for m in token_regex().finditer(word):
+            kind = m.lastindex
+            assert kind is not None
+            found.append((kind, m.group(kind), bool(found), 0))
+        if len(self) >= _WORDS_MAX:
+            self.clear()
+        self[word] = tokens = tuple(found)
+        return tokens
+
+
+_MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
+# What begins a tag or a comment: the only tokens that may hold white space.
+_SPECIAL = re.compile(r"[\[{;]")
+_WORDS = _Words()
+_WORDS_MAX = 50_000
+
+
+def tokens(text: str, end: int) -> Iterator[tuple[str, int, int]]:
+    """The tokens of ``text[:end]`` as ``(terminal, start, end)``."""
+    for m in token_regex().finditer(text, 0, end):
+        kind = m.lastgroup
+        assert kind is not None
+        yield kind, m.start(kind), m.end(kind)
+
+
+def tag_parts(token: str) -> tuple[str, str]:
+    """A TAG token's name and its value as written (escapes kept): the name runs from
+    after ``[`` to the first space or quote, the value between the first and last quote."""
+    inner = token[1:-1]
+    quote = inner.find('"')
+    return inner[:quote].strip(" \t"), inner[quote + 1 : inner.rfind('"')]
+
+
+def unescape(raw: str) -> str | None:
+    """A tag value as meant: ``\\"`` and ``\\\\`` undone (SPEC 5.1), read from left to
+    right; ``None`` when another escape stands in it (:func:`bad_escape` names it)."""
+    if "\\" not in raw:
+        return raw
+    parts = raw.split("\\\\")
+    if any(part.count("\\") != part.count('\\"') for part in parts):
+        return None
+    return "\\".join([part.replace('\\"', '"') for part in parts])
+
+
+def bad_escape(raw: str) -> str | None:
+    """The first character escaped in a tag value other than ``"`` and ``\\``, if any."""
+    at = raw.find("\\")
+    while at >= 0:
+        escaped = raw[at + 1 : at + 2]
+        if escaped not in ('"', "\\"):
+            return escaped
+        at = raw.find("\\", at + 2)
+    return None
+
+
+def comment_text(token: str) -> str:
+    """A comment's text without its marks; CRLF inside a ``{ }`` comment reads as a line break."""
+    if token[0] == "{":
+        return token[1:-1].replace("\r\n", "\n").strip()
+    return token[1:].strip()
