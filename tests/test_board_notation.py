@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from sunlog.engine.board import Board
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from sunlog.engine.moves import End, Move, MoveKind, Place, read_common_card_move
+from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.notation.terminals import patterns
 
 # Deal 0's first deal (SPEC 4): AD lies on rays 9 and 13, 6S on rays 4 and 12.
@@ -208,32 +208,78 @@ _TOKENS = st.one_of(
 )
 
 
+# An independent reading of a card move token, with a named group for each field: the
+# tests' oracle for Move.parse_card_move (which takes apart what the grammar matched).
+_ORACLE_CARD = r"(?:10|[2-9AJQKT])[SHDC\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667]"
+_ORACLE = re.compile(
+    rf"""(?:
+        (?:r(?P<ray>\d+)(?:\.(?P<depth>\d+))?
+          |c(?P<cloud>\d+)(?:\.(?P<cend>[LR]))?
+          |w(?:\.(?P<wend>[LR]))?
+          |(?P<pile>[AK])
+        )(?::(?P<card>{_ORACLE_CARD}))?
+      |(?P<bare>{_ORACLE_CARD})
+    )>(?P<target>A[12]?|K|r(?P<tray>\d+))""",
+    re.IGNORECASE | re.VERBOSE | re.ASCII,
+)
+
+
+def _oracle(token: str) -> Move | None:
+    m = _ORACLE.fullmatch(token)
+    if m is None:
+        return None
+    g = m.groupdict()
+    card_text = g["card"] or g["bare"]
+    card = Card.parse(card_text) if card_text else None
+    index = depth = end = None
+    source: Place | None
+    if g["ray"] is not None:
+        source, index = Place.RAY, int(g["ray"])
+        depth = int(g["depth"]) if g["depth"] is not None else None
+    elif g["cloud"] is not None:
+        source, index = Place.CLOUD, int(g["cloud"])
+        end = End(g["cend"].upper()) if g["cend"] else None
+    elif g["bare"] is not None:
+        source = None
+    elif g["pile"] is not None:
+        source = Place.ACES if g["pile"].upper() == "A" else Place.KINGS
+    else:
+        source = Place.WIND
+        end = End(g["wend"].upper()) if g["wend"] else None
+    if g["tray"] is not None:
+        target, target_ray = Target.RAY, int(g["tray"])
+    else:
+        target, target_ray = Target(g["target"].upper()), None
+    return Move(MoveKind.CARD, index, card, source, depth, end, target, target_ray)
+
+
 @settings(max_examples=1500, deadline=None)
 @given(_TOKENS)
-def test_the_str_reader_of_common_card_moves_reads_as_the_regex_does(token: str) -> None:
-    """``read_common_card_move`` (str methods, for the common forms) reads a token only as
-    the regex reads it, and only where the grammar's CARD_MOVE matches it whole."""
-    move = read_common_card_move(token)
-    if move is None:
+def test_a_card_move_reads_as_the_oracle_reads_it_and_only_where_the_grammar_matches(
+    token: str,
+) -> None:
+    """``Move.parse_card_move`` takes apart what the grammar's CARD_MOVE matches whole,
+    every field as an independent reading gives it, and refuses anything else."""
+    expected = _oracle(token)
+    assert (expected is not None) == bool(_GRAMMAR_CARD_MOVE.fullmatch(token)), token
+    if expected is None:
+        with pytest.raises(InvalidMoveError):
+            Move.parse_card_move(token)
         return
-    assert _GRAMMAR_CARD_MOVE.fullmatch(token), token
-    by_regex = Move._read_by_regex(token)
-    assert move == by_regex and type(move) is Move
-    assert [type(field) for field in move] == [type(field) for field in by_regex]
+    move = Move.parse_card_move(token)
+    assert move == expected and type(move) is Move
+    assert [type(field) for field in move] == [type(field) for field in expected]
 
 
 @pytest.mark.parametrize(
     "token",
-    ["QD>K", "r5:QD>K", "R5>A", "c2:9S>A", "A:4C>K", "QD>r3", "k>a", "10♥>A", "th>a2", "r13>r1"],
+    [
+        *("QD>K", "r5:QD>K", "R5>A", "c2:9S>A", "A:4C>K", "QD>r3", "k>a", "10\u2665>A"),
+        *("th>a2", "r13>r1", "r05>A", "r100>A", "w>A", "w.L:3S>A", "r5.2>A", "c1.R>K"),
+    ],
 )
-def test_the_common_card_moves_are_read_with_str_methods(token: str) -> None:
-    assert read_common_card_move(token) == Move._read_by_regex(token)
-
-
-@pytest.mark.parametrize("token", ["r05>A", "r100>A", "w>A", "w.L:3S>A", "r5.2>A", "c1.R>K"])
-def test_other_card_moves_are_left_to_the_regex(token: str) -> None:
-    assert read_common_card_move(token) is None
-    assert Move.parse_card_move(token) == Move._read_by_regex(token)
+def test_every_form_of_card_move_is_read(token: str) -> None:
+    assert Move.parse_card_move(token) == _oracle(token)
 
 
 def test_unreadable_moves_raise_invalid_move_error() -> None:

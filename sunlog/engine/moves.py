@@ -13,16 +13,16 @@ from typing import NamedTuple
 
 from sunlog.engine.cards import Card, parse_card_spelling
 from sunlog.engine.errors import InvalidMoveError, clip
+from sunlog.engine.terminals import PATTERNS
 
 __all__ = [
-    "CARD_MOVE_RE",
+    "CARD_MOVE",
     "MAX_DIGITS",
     "End",
     "Move",
     "MoveKind",
     "Place",
     "Target",
-    "read_common_card_move",
 ]
 
 #: A number in a move (a ray, a depth, a cloud, a move number) has at most this many
@@ -84,19 +84,9 @@ class Target(_Enum):
     RAY = "r"
 
 
-_CARD = r"(?:10|[2-9AJQKT])[SHDC♠♥♦♣♤♡♢♧]"
-#: One card move token, case-insensitive, with named groups for each field.
-CARD_MOVE_RE = re.compile(
-    rf"""(?:
-        (?:r(?P<ray>\d+)(?:\.(?P<depth>\d+))?
-          |c(?P<cloud>\d+)(?:\.(?P<cend>[LR]))?
-          |w(?:\.(?P<wend>[LR]))?
-          |(?P<pile>[AK])
-        )(?::(?P<card>{_CARD}))?
-      |(?P<bare>{_CARD})
-    )>(?P<target>A[12]?|K|r(?P<tray>\d+))""",
-    re.IGNORECASE | re.VERBOSE | re.ASCII,
-)
+#: One card move token: the grammar's ``CARD_MOVE`` terminal (generated from
+#: ``grammar/sun.lark`` into :mod:`sunlog.engine.terminals`), the notation reader's own.
+CARD_MOVE = re.compile(PATTERNS["CARD_MOVE"])
 #: Logs repeat the same few thousand card move tokens: what each one read as (a cache).
 PARSED_MOVES: dict[str, Move] = {}
 _PARSED_MAX = 50_000
@@ -178,43 +168,9 @@ class Move(NamedTuple):
 
     @classmethod
     def _parse_card_move(cls, token: str) -> Move:
-        move = read_common_card_move(token)
-        return cls._read_by_regex(token) if move is None else move
-
-    @classmethod
-    def _read_by_regex(cls, token: str) -> Move:
-        """Any card move token, read by :data:`CARD_MOVE_RE`."""
-        m = CARD_MOVE_RE.fullmatch(token)
-        if m is None:
+        if CARD_MOVE.fullmatch(token) is None:
             raise InvalidMoveError(f"not a move: {clip(token)!r}")
-        g = m.groupdict()  # every group at once: one call, not one a group
-        for number in (g["ray"], g["depth"], g["cloud"], g["tray"]):
-            if number is not None:
-                check_digits(number)
-        card_text = g["card"] or g["bare"]
-        card = Card.parse(card_text) if card_text else None
-        source: Place | None
-        index = depth = None
-        end = None
-        if g["ray"] is not None:
-            source, index = Place.RAY, int(g["ray"])
-            depth = int(g["depth"]) if g["depth"] is not None else None
-        elif g["cloud"] is not None:
-            source, index = Place.CLOUD, int(g["cloud"])
-            end = End(g["cend"].upper()) if g["cend"] else None
-        elif g["bare"] is not None:
-            source = None
-        elif g["pile"] is not None:
-            source = Place.ACES if g["pile"].upper() == "A" else Place.KINGS
-        else:
-            source = Place.WIND
-            end = End(g["wend"].upper()) if g["wend"] else None
-        tgt = g["target"].upper()
-        if g["tray"] is not None:
-            target, target_ray = Target.RAY, int(g["tray"])
-        else:
-            target, target_ray = _TARGETS[tgt], None
-        return cls(MoveKind.CARD, index, card, source, depth, end, target, target_ray)
+        return _card_move_of(token)
 
     def __str__(self) -> str:
         kind = self.kind
@@ -257,39 +213,39 @@ class Move(NamedTuple):
 
 _MOVE_NEW = tuple.__new__  # a Move of its nine fields, without NamedTuple's __new__
 _CARD_KIND = MoveKind.CARD
-_COMMON_TARGETS = {**_TARGETS, **{text.lower(): target for text, target in _TARGETS.items()}}
-_RAY_NUMBERS = {str(n): n for n in range(1, 100)}  # a ray, cloud or target ray: 1 to 99
+_TARGETS_ANY_CASE = {**_TARGETS, **{text.lower(): target for text, target in _TARGETS.items()}}
 _PILE_SOURCES = {"A": Place.ACES, "a": Place.ACES, "K": Place.KINGS, "k": Place.KINGS}
 _NUMBERED_SOURCES = {"r": Place.RAY, "R": Place.RAY, "c": Place.CLOUD, "C": Place.CLOUD}
 
 
-def read_common_card_move(token: str) -> Move | None:
-    """The card move ``token`` is, read with str methods, for the forms logs are made of
-    (``QD>K``, ``r5:QD>K``, ``r5>A``, ``c2:9S>A``, ``A:4C>K``, ``QD>r3``: no depth, no
-    end, no wind source, numbers 1 to 99 without a leading zero); ``None`` for any other
-    token, which :data:`CARD_MOVE_RE` reads. What it returns is what the regex reads, and
-    every token it reads matches the grammar's CARD_MOVE (the tests hold it to both)."""
+def _number(digits: str) -> int:
+    return int(check_digits(digits))
+
+
+def _card_move_of(token: str) -> Move:
+    """The move of a token the grammar's ``CARD_MOVE`` matches whole, taken apart with str
+    methods: ``SOURCE:CARD>TARGET``, ``SOURCE>TARGET`` or ``CARD>TARGET``, a SOURCE being
+    a letter (r, c, w, A, K in either case) with a number and a ``.`` part as the letter
+    takes them. Nothing is checked again but the length of its numbers."""
     head, _, tail = token.partition(">")
-    target = _COMMON_TARGETS.get(tail)
+    target = _TARGETS_ANY_CASE.get(tail)
     target_ray = None
-    if target is None:
-        target_ray = _RAY_NUMBERS.get(tail[1:]) if tail[:1] in ("r", "R") else None
-        if target_ray is None:
-            return None  # no ">" (tail ""), or a target of another form
-        target = Target.RAY
+    if target is None:  # r and a ray number
+        target, target_ray = Target.RAY, _number(tail[1:])
     card = parse_card_spelling(head)
-    if card is not None:
+    if card is not None:  # CARD>TARGET (no source begins as a card does)
         return _MOVE_NEW(Move, (_CARD_KIND, None, card, None, None, None, target, target_ray, None))
     source, colon, card_text = head.partition(":")
-    if colon:
-        card = parse_card_spelling(card_text)
-        if card is None:
-            return None
+    card = parse_card_spelling(card_text) if colon else None
+    index = depth = end = None
     place = _PILE_SOURCES.get(source)
-    index = None
     if place is None:
-        place = _NUMBERED_SOURCES.get(source[:1])
-        index = _RAY_NUMBERS.get(source[1:])
-        if place is None or index is None:
-            return None
-    return _MOVE_NEW(Move, (_CARD_KIND, index, card, place, None, None, target, target_ray, None))
+        number, dot, part = source[1:].partition(".")
+        place = _NUMBERED_SOURCES.get(source[0], Place.WIND)
+        if place is not Place.WIND:
+            index = _number(number)
+        if dot and place is Place.RAY:
+            depth = _number(part)
+        elif dot:
+            end = End(part.upper())
+    return _MOVE_NEW(Move, (_CARD_KIND, index, card, place, depth, end, target, target_ray, None))
