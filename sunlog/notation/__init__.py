@@ -2,12 +2,13 @@
 
 Imports the engine, never the views, the players or the CLI. Its modules: ``resources``
 and ``terminals`` (the grammar and the patterns made from it), ``reader`` (splitting a
-file into games), ``scanner`` (the fast reading of a game), ``syntax`` (the Lark grammar,
-for what the scanner cannot read and to explain syntax errors), ``game`` (a game as
-written), ``replay`` (a game replayed on a board, with every check), ``quickcheck``
-(``check``'s quick lane), ``writer`` (the canonical text), ``jsonio`` (JSON both ways),
-``jsonlayout`` (how JSON is laid out) and ``errors`` (a log's errors, with where they are
-and their kind).
+file into games; ``read_games``, ``read_headers``), ``tokens`` (the one tokenizer),
+``scanner`` (the one state machine, telling a sink what it reads), ``sinks`` (a game, a
+verdict on a board, the tags), ``syntax`` (the Lark grammar, to explain syntax errors),
+``game`` (a game as written), ``replay`` (a game replayed on a board, with every check),
+``quickcheck`` (``check``'s quick lane: the reader with a board sink), ``writer`` (the
+canonical text), ``jsonio`` (JSON both ways), ``jsonlayout`` (how JSON is laid out) and
+``errors`` (a log's errors, with where they are and their kind).
 """
 
 from sunlog.notation.errors import LogError, LogErrorCode, LogRuleError, LogSyntaxError
