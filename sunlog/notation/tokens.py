@@ -11,7 +11,7 @@ the grammar's, so nothing here decides again what is valid.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import cache
 from itertools import chain
 
@@ -78,7 +78,7 @@ def located_tokens(text: str) -> Iterator[Token]:
         end = m.end()
 
 
-def word_tokens(text: str) -> Iterable[Token] | None:
+def word_tokens(text: str) -> list[Token] | None:
     """The tokens of a game's text without their offsets, read a word at a time: what
     each word reads as is kept (:data:`_WORDS`), and a log repeats its words. ``None``
     where white space the grammar does not take stands between words (str.split() would
@@ -86,10 +86,11 @@ def word_tokens(text: str) -> Iterable[Token] | None:
 
     No token but a tag or a comment holds white space, and each begins with ``[``, ``{``
     or ``;``: so the text between those characters reads word by word as it reads whole
-    (a word's tokens are joined; its first is not), and each tag or comment is matched
-    where it begins, as in :func:`located_tokens`.
+    (a word's tokens are joined, its first one is not, unless it follows a tag or comment
+    without a space), and each tag or comment is matched where it begins, as in
+    :func:`located_tokens`.
     """
-    pieces: list[Iterable[tuple[Token, ...]]] = []  # the tokens of each word, by stretches
+    found: list[Token] = []
     regex = token_regex()
     pos, n = 0, len(text)
     while pos < n:
@@ -99,18 +100,19 @@ def word_tokens(text: str) -> Iterable[Token] | None:
         words = stretch.split()
         if sum(map(len, words)) + sum(map(stretch.count, SPACES)) != len(stretch):
             return None  # odd white space: str.split() took it, the grammar does not
-        pieces.append(map(_WORDS.__getitem__, words))
+        first = len(found)
+        found += chain.from_iterable(map(_WORDS.__getitem__, words))
+        if pos and words and stretch[0] not in SPACES:  # joined to the tag or comment before
+            found[first] = (*found[first][:2], True, 0)
         if special is None:
             break
         m = regex.match(text, stop)
         assert m is not None
         kind = m.lastindex
         assert kind is not None
-        pieces.append((((kind, m.group(kind), False, 0),),))  # as a word of one token
+        found.append((kind, m.group(kind), stop > 0 and text[stop - 1] not in SPACES, 0))
         pos = m.end()
-    if len(pieces) == 1:
-        return chain.from_iterable(pieces[0])
-    return chain.from_iterable(chain.from_iterable(pieces))
+    return found
 
 
 class _Words(dict[str, tuple[Token, ...]]):
@@ -118,6 +120,14 @@ class _Words(dict[str, tuple[Token, ...]]):
     (learnt on first sight); emptied when it grows too large."""
 
     def __missing__(self, word: str) -> tuple[Token, ...]:
+        dot = word.find(".") + 1
+        if 1 < dot < len(word) and word[: dot - 1].isdigit() and word.isascii():
+            # A move number joined to its move (12.r5:QD>K): MOVE_NUMBER is the regex's
+            # first token of such a word (no other terminal begins with digits and a dot),
+            # then come the rest's tokens, the first joined to it. Not kept: a log's moves
+            # come at many numbers, and each would keep its own copy of the move.
+            first, *rest = self[word[dot:]]
+            return ((_MOVE_NUMBER, word[:dot], False, 0), (*first[:2], True, 0), *rest)
         found: list[Token] = []
         for m in token_regex().finditer(word):
             kind = m.lastindex
@@ -129,6 +139,7 @@ class _Words(dict[str, tuple[Token, ...]]):
         return tokens
 
 
+_MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
 _MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
 # What begins a tag or a comment: the only tokens that may hold white space.
 _SPECIAL = re.compile(r"[\[{;]")
