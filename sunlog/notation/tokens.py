@@ -92,9 +92,9 @@ def word_tokens(text: str) -> list[Token] | None:
     """
     found: list[Token] = []
     regex = token_regex()
-    pos, n = 0, len(text)
+    pos, n = 0, len(text.rstrip(SPACES))  # as located_tokens: the end's white space is none
     while pos < n:
-        special = _SPECIAL.search(text, pos)
+        special = _SPECIAL.search(text, pos, n)
         stop = n if special is None else special.start()
         stretch = text[pos:stop]
         words = stretch.split()
@@ -106,7 +106,7 @@ def word_tokens(text: str) -> list[Token] | None:
             found[first] = (*found[first][:2], True, 0)
         if special is None:
             break
-        m = regex.match(text, stop)
+        m = regex.match(text, stop, n)
         assert m is not None
         kind = m.lastindex
         assert kind is not None
