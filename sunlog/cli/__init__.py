@@ -10,9 +10,10 @@ stats, solve, analyze); :mod:`~sunlog.cli.record` (record). They share
 (reading), :mod:`~sunlog.cli.reports` (printing) and :mod:`~sunlog.cli.outputs`
 (writing). The CLI imports every other part; nothing imports it.
 
-The console script is :func:`sunlog.cli.entry.main`, which runs ``--version`` and a plain
-``check`` without importing Typer (:mod:`~sunlog.cli.checking` is check's work, Typer-free).
-So this package imports the Typer app only when it is asked for (``sunlog.cli.app``).
+The console script is :func:`sunlog.cli.entry.main`, which runs the Typer app of
+:mod:`~sunlog.cli.root`: a command's module is imported when that command is asked for.
+This package imports the app only when it is asked for (``sunlog.cli.app``, with every
+command registered).
 """
 
 from __future__ import annotations
@@ -26,19 +27,18 @@ if TYPE_CHECKING:
 
 __all__ = ["app", "main", "typer_app"]
 
-# The command modules, imported with the app: they register in this order, which is the
-# order of ``sunlog --help``.
+# The command modules (sunlog.cli.root.COMMANDS says which command is in which).
 _COMMANDS = ("check", "view", "convert", "play", "record")
 
 
 def typer_app() -> Typer:
-    """The Typer app with every command registered."""
+    """The Typer app with every command registered (as ``sunlog --help`` loads them)."""
     import importlib
+
+    from sunlog.cli.root import app
 
     for name in _COMMANDS:
         importlib.import_module(f"sunlog.cli.{name}")
-    from sunlog.cli.common import app
-
     return app
 
 
@@ -54,8 +54,7 @@ def __getattr__(name: str) -> Any:
     if name == "app":
         return typer_app()
     if name in (*_COMMANDS, "common"):
-        # A module only: a command module importing common must not register the others
-        # out of order (the order of ``sunlog --help``).
+        # A module only: the others stay unloaded until asked for.
         import importlib
 
         return importlib.import_module(f"sunlog.cli.{name}")

@@ -17,18 +17,12 @@ from sunlog.notation.errors import LogError
 if TYPE_CHECKING:
     from sunlog.notation.game import Game
     from sunlog.notation.replay import Replay
-from sunlog.cli import checking, helptext, inputs, outputs, reports
+from sunlog.cli import checking, inputs, outputs, reports, root
 from sunlog.cli.exits import INTERRUPTED, INVALID, USAGE
 from sunlog.cli.inputs import STDIN, CliError
 
-app = helptext.App(
-    name="sunlog",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    cls=helptext.Group,
-    rich_markup_mode=helptext.MARKUP_MODE,
-    epilog="Example: sunlog check samples/*.sun",
-)
+#: The Typer app (:mod:`~sunlog.cli.root`), on which each command module registers.
+app = root.app
 
 
 #: The last deal number (SPEC 4: 0 <= N < 2^64); a larger one is a usage error.
@@ -51,37 +45,6 @@ AtOpt = Annotated[
     int | None,
     typer.Option("--at", "-n", min=0, metavar="N", help="After the first N moves (default: all)."),
 ]
-
-
-def _version_line() -> str:
-    """``sunlog 0.3.0``, and `` (compiled)`` in the compiled build."""
-    from sunlog.cli.entry import version_line
-
-    return version_line()
-
-
-def _print_version(value: bool) -> None:
-    if value:
-        typer.echo(_version_line())
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version",
-            help="Print the version and exit.",
-            callback=_print_version,
-            is_eager=True,
-        ),
-    ] = False,
-) -> None:
-    """Check, show, replay and convert logs (.sun files) of the patience game Sun.
-
-    Exit codes: 0 all good, 1 an invalid log, 2 a usage or I/O error.
-    """
 
 
 def err(text: str) -> None:

@@ -1,27 +1,36 @@
 """How ``--help`` reads: arguments and options named as people type them.
 
-Typer 0.29 writes a type after every parameter (``--json <bool>``, ``PATH <list[str]>``)
-and braces around required arguments (``{PATH...}...``). :class:`App` gives each command
-the :class:`Command` below, which names an argument ``PATH``, ``PATH...`` or ``[PATH]``
-and an option by its metavar only; :class:`Group` lists each command's whole first
-sentence, where Click would cut it short with ``...``.
+Typer writes a type after some parameters (``--json <bool>``, ``PATH <list[str]>``) and
+braces around required arguments (``{PATH...}...``). :class:`App` gives each command the
+:class:`Command` below, which names an argument ``PATH``, ``PATH...`` or ``[PATH]`` and an
+option by its metavar only; :class:`Group` lists each command's whole first sentence, where
+Click would cut it short with ``...``. Only Typer's public classes and Click's public
+methods (``collect_usage_pieces``, ``format_options``, ``format_commands``) are used.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
-from typer.models import CommandFunctionType
 
-if TYPE_CHECKING:  # Typer 0.29 carries its own Click (hence the pin in pyproject.toml)
-    from typer._click import Context, HelpFormatter
+__all__ = ["CONTEXT_SETTINGS", "MARKUP_MODE", "App", "Command", "Context", "Group"]
+
+#: Click's ``Context`` and ``HelpFormatter`` as the methods below receive them: Typer
+#: keeps its Click private (``typer._click`` since 0.26), so they are named as ``Any``.
+Context = Any
+HelpFormatter = Any
 
 #: The settings of the ``--help`` text: Click's plain layout, which rewraps paragraphs to
 #: the terminal (Rich's keeps each line break of a docstring, and adds a type column).
 MARKUP_MODE = None
+
+#: ``-h`` wherever ``--help`` works (Click passes the setting down to every command).
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def argument_name(param: TyperArgument) -> str:
@@ -90,5 +99,6 @@ class App(typer.Typer):
 
     def command(
         self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **settings: Any
-    ) -> Callable[[CommandFunctionType], CommandFunctionType]:
-        return super().command(name, cls=cls or Command, **settings)
+    ) -> Callable[[F], F]:
+        decorate: Callable[[F], F] = super().command(name, cls=cls or Command, **settings)
+        return decorate
