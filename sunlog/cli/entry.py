@@ -66,7 +66,7 @@ def _run(args: list[str]) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except OSError as exc:  # writing --version, help or a usage error (outside any command)
-        outputs.to_stderr(f"sunlog: cannot write: {outputs.stream_cause(exc)}")
+        outputs.to_stderr(f"sunlog: {outputs.stream_cause(exc)}")
         return 2
     return 0
 
