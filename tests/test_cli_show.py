@@ -166,9 +166,9 @@ def test_show_stdin_error_shows_the_source_line() -> None:
     assert result.stderr.splitlines()[1] == "  deal r3:KD>K r10:2H>A 7D>A"
 
 
-def test_show_on_a_terminal_uses_rich_with_a_title(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli.common, "stdout_is_terminal", lambda: True)
-    result = run("show", WON, "--at", "5")
+def test_show_in_colour_uses_rich_with_a_title() -> None:
+    # What a terminal gets; --color always gives the same to a pipe (tests/test_cli_options.py).
+    result = run("--color", "always", "show", WON, "--at", "5")
     assert result.exit_code == 0
     assert f"{WON} game 1, move 5" in result.stdout
     assert "foundations" in result.stdout

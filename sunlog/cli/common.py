@@ -5,16 +5,19 @@ that turns errors into a message and an exit code, and loading a game at a posit
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
-from typer.exceptions import TyperException
 
+from sunlog.engine import Variant
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from sunlog.notation.game import Game
     from sunlog.notation.replay import Replay
 from sunlog.cli import checking, inputs, outputs, reports, root
@@ -67,7 +70,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
             finally:
                 if sys.stdout is not None:
                     sys.stdout.flush()
-        except (typer.Exit, typer.Abort, TyperException):  # Typer's own: it knows what to do
+        except (typer.Exit, typer.Abort, typer.BadParameter):  # Typer's: it knows what to do
             raise
         except CliError as exc:
             err(str(exc))
@@ -101,6 +104,20 @@ def _not_a_log(exc: LogError) -> str:
 
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
+
+
+def color_wanted() -> bool:
+    """Whether standard output is coloured: ``--color``, then ``NO_COLOR``/``FORCE_COLOR``,
+    then whether it is a terminal (:func:`sunlog.cli.root.color_wanted`)."""
+    return root.color_wanted()
+
+
+def color_console() -> Console:
+    """A rich console on standard output that writes colour, whatever it is connected to
+    (for output :func:`color_wanted` says is coloured: a terminal, or ``less -R``)."""
+    from rich.console import Console
+
+    return Console(force_terminal=True, no_color=False, highlight=False)
 
 
 def interactive() -> bool:
@@ -231,15 +248,11 @@ def write_output(text: str, output: str | None, sources: list[str]) -> None:
         raise inputs.os_error(exc, output) from None
 
 
-#: Options that play and stats share.
-VariantOption = Annotated[str, typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3.")]
-
-
-PolicyOption = Annotated[
-    str | None,
-    typer.Option(
-        "--policy", "-p", metavar="NAME", help="random, greedy, patient or lookahead (the default)."
-    ),
+#: ``--variant`` of play, stats and solve: a choice of the engine's variants, so that a
+#: shell completes it and a wrong one is refused as any choice is.
+VariantOption = Annotated[
+    Variant,
+    typer.Option("--variant", metavar="V", case_sensitive=False, help="sun, sun-2 or sun-3."),
 ]
 
 
@@ -266,7 +279,16 @@ MaxNodesOpt = Annotated[
 ]
 
 
+def a_number(value: float | None) -> float | None:
+    """An option's float, refused when it is ``nan`` (which every range lets through)."""
+    if value is not None and math.isnan(value):
+        raise typer.BadParameter(f"{value} is not a number.")
+    return value
+
+
 TimeoutOpt = Annotated[
     float | None,
-    typer.Option("--timeout", min=0, metavar="S", help="Give up after S seconds."),
+    typer.Option(
+        "--timeout", min=0, metavar="S", callback=a_number, help="Give up after S seconds."
+    ),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -14,7 +15,6 @@ from sunlog.cli.common import (
     GameOpt,
     MaxNodesOpt,
     PathArg,
-    PolicyOption,
     TimeoutOpt,
     VariantOption,
     app,
@@ -25,7 +25,28 @@ from sunlog.cli.common import (
     write_output,
 )
 from sunlog.cli.inputs import CliError
+from sunlog.engine import Variant
 from sunlog.notation import jsonlayout
+from sunlog.play.policies import POLICIES
+
+if TYPE_CHECKING:
+    #: A policy's name (at run time the choice below).
+    PolicyName = str
+else:
+    #: ``--policy``: a choice of the policies sunlog has, so that a shell completes it and
+    #: a wrong one is refused as any choice is.
+    PolicyName = StrEnum("PolicyName", {name.upper(): name for name in POLICIES})
+
+PolicyOption = Annotated[
+    PolicyName | None,
+    typer.Option(
+        "--policy",
+        "-p",
+        metavar="NAME",
+        case_sensitive=False,
+        help="random, greedy, patient or lookahead (the default).",
+    ),
+]
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -162,7 +183,7 @@ def play(
             "--deal", "-d", min=0, max=LAST_DEAL, metavar="N", help="The deal (default: random)."
         ),
     ] = None,
-    variant: VariantOption = "sun",
+    variant: VariantOption = Variant.SUN,
     policy: PolicyOption = None,
     seed: Annotated[
         int | None,
@@ -183,17 +204,14 @@ def play(
     """
     import secrets
 
-    from sunlog.engine.board import Status, Variant
+    from sunlog.engine.board import Status
     from sunlog.notation.game import Game, Tag
     from sunlog.notation.writer import write_game
     from sunlog.play.policies import DEFAULT_POLICY, get_policy
     from sunlog.play.policies import play as play_game
 
-    try:
-        kind = Variant.parse(variant)
-        chosen = get_policy(policy or DEFAULT_POLICY)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    kind = variant
+    chosen = get_policy(policy or DEFAULT_POLICY)
     number = secrets.randbelow(2**64) if deal is None else deal
     board = play_game(number, kind, chosen, seed=seed)
     status = board.status()
@@ -222,7 +240,7 @@ def play(
 @app.command(epilog="Example: sunlog stats --policy greedy --games 200 -j 2")
 @guarded
 def stats(
-    variant: VariantOption = "sun",
+    variant: VariantOption = Variant.SUN,
     policy: PolicyOption = None,
     games: Annotated[
         int, typer.Option("--games", min=1, metavar="N", help="How many deals (1 or more).")
@@ -266,7 +284,7 @@ def stats(
     bar = count_bar("playing", games) if games >= common.PROGRESS_FILES else None
     try:
         result = run_stats(
-            variant,
+            variant.value,
             policy or DEFAULT_POLICY,
             games,
             first_deal=first_deal,
@@ -370,9 +388,14 @@ def solve(
         ),
     ] = None,
     variant: Annotated[
-        str,
-        typer.Option("--variant", metavar="V", help="sun, sun-2 or sun-3 (with --deal, --deals)."),
-    ] = "sun",
+        Variant,
+        typer.Option(
+            "--variant",
+            metavar="V",
+            case_sensitive=False,
+            help="sun, sun-2 or sun-3 (with --deal, --deals).",
+        ),
+    ] = Variant.SUN,
     game: GameOpt = 1,
     at: AtOpt = None,
     max_nodes: MaxNodesOpt = 1_000_000,
@@ -403,7 +426,7 @@ def solve(
     --deals A-B -o FILE solves many deals, appending one JSON line per deal to FILE as each
     finishes; the same command again skips the deals FILE holds (docs/winnability.md).
     """
-    from sunlog.engine.board import Board, Variant
+    from sunlog.engine.board import Board
     from sunlog.notation.game import Game, Tag
     from sunlog.play.solver import solve as solve_position
 
@@ -412,7 +435,7 @@ def solve(
             raise CliError("give --deals A-B without a PATH or --deal N")
         if json_out or at is not None:
             raise CliError("--json and --at go with one deal or a PATH: --deals writes JSON lines")
-        _solve_batch(deals, variant, max_nodes, timeout, output, jobs, lines, scheduler)
+        _solve_batch(deals, variant.value, max_nodes, timeout, output, jobs, lines, scheduler)
         return
     if output is not None or lines or scheduler is not None or jobs != 1:
         raise CliError("-o, -j, --lines and --scheduler go with --deals A-B")
@@ -424,10 +447,7 @@ def solve(
         tags = tuple(t for t in chosen.tags if t.name != "Result")
         played = [gm.move for gm in chosen.moves[: replayed.moves]]
     else:
-        try:
-            kind = Variant.parse(variant)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
+        kind = variant
         board = Board(kind, deal=deal)
         tags = (Tag("Variant", kind.value), Tag("Deal", str(deal)))
         played = []

@@ -48,13 +48,11 @@ def show(
 
         return _print_json({**board.to_json(), **position_actions(board)}, path, chosen, replayed)
     last = reports.last_move_text(chosen, replayed.moves)
-    if common.stdout_is_terminal():
-        from rich.console import Console
-
+    if common.color_wanted():
         from sunlog.views.terminal import print_board
 
         title = f"{path} game {chosen.index}, move {replayed.moves}"
-        print_board(Console(), board, last_move=last, title=title)
+        print_board(common.color_console(), board, last_move=last, title=title)
     else:
         from sunlog.views.terminal import board_text
 
@@ -171,7 +169,12 @@ def render(
     size: Annotated[
         float | None,
         typer.Option(
-            "--size", min=1, max=100_000, metavar="PX", help="Width in pixels (default: natural)."
+            "--size",
+            min=1,
+            max=100_000,
+            metavar="PX",
+            callback=common.a_number,
+            help="Width in pixels (default: natural).",
         ),
     ] = None,
 ) -> None:
