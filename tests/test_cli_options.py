@@ -169,3 +169,15 @@ def _complete(*words: str) -> list[str]:
 )
 def test_a_shell_completes_commands_and_choices(words: tuple[str, ...], offered: set[str]) -> None:
     assert set(_complete(*words)) == offered
+
+
+def test_there_is_one_command_line_for_stats() -> None:
+    """``python -m sunlog.play.stats`` was a second CLI with its own options and words."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sunlog.play.stats", "--games", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "run `sunlog stats`" in done.stderr

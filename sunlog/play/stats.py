@@ -328,5 +328,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # one command line: `sunlog stats`, with its options and words
+    print(
+        "python -m sunlog.play.stats is gone: run `sunlog stats` with the same options "
+        "(sunlog stats -h lists them)",
+        file=sys.stderr,
+    )
+    sys.exit(2)
