@@ -4,7 +4,9 @@ and that refuse a wrong value in one wording, never a validation library's."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -181,3 +183,90 @@ def test_there_is_one_command_line_for_stats() -> None:
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert "run `sunlog stats`" in done.stderr
+
+
+# ------------------------------------------------------------------ --json and -q
+#
+# The rule (docs/json.md, "--json"): every --json output is JSON Lines, each object compact
+# on one line: a command that answers once prints one line; a stream of records (check: a
+# game each, fmt --check: a file each) prints one line a record.
+
+SAMPLES = ROOT / "samples"
+LOST = str(SAMPLES / "lost-sun.sun")
+RESULTS = str(ROOT / "docs" / "data" / "winnability-sun-1m.jsonl.gz")
+
+ONE_ANSWER = [
+    ("show", WON, "-n", "3", "--json"),
+    ("moves", WON, "-n", "3", "--json"),
+    ("play", "--deal", "3", "-p", "greedy", "--json"),
+    ("stats", "--games", "2", "-p", "greedy", "--json"),
+    ("stats", "--from", RESULTS, "--json"),
+    ("solve", "--deal", "3", "--max-nodes", "500", "--json"),
+    ("analyze", LOST, "--max-nodes", "50", "--json"),
+]
+
+
+@pytest.mark.parametrize("words", ONE_ANSWER, ids=" ".join)
+def test_a_single_answer_is_one_json_line(words: tuple[str, ...]) -> None:
+    result = run(*words)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1, result.stdout[:300]
+    assert isinstance(json.loads(lines[0]), dict)
+
+
+def test_a_stream_of_records_is_one_json_line_a_record(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    shutil.copytree(SAMPLES, logs)
+    files = sorted(str(p) for p in logs.rglob("*.sun"))
+    checked = run("check", "--json", *files)
+    games = [json.loads(line) for line in checked.stdout.splitlines()]
+    assert {game["path"] for game in games} == set(files)
+    formatted = run("fmt", "--check", "--json", *files)
+    assert formatted.exit_code == 1  # some file would change, some are invalid
+    verdicts = [json.loads(line) for line in formatted.stdout.splitlines()]
+    assert [v["path"] for v in verdicts] == files
+    assert all(set(v) == {"path", "valid", "changed"} for v in verdicts)
+    assert any(v["changed"] for v in verdicts) and not all(v["valid"] for v in verdicts)
+    assert all(v["changed"] is None for v in verdicts if not v["valid"])
+    rewritten = run("fmt", "-i", "--json", *files)
+    assert [json.loads(line) for line in rewritten.stdout.splitlines()] == verdicts
+    again = run("fmt", "--check", "--json", *files)
+    assert not any(json.loads(line)["changed"] for line in again.stdout.splitlines())
+
+
+def test_fmt_json_goes_with_check_or_in_place() -> None:
+    result = run("fmt", "--json", WON)
+    assert result.exit_code == 2
+    assert "--json goes with --check or --in-place" in result.stderr
+
+
+SUMMARIES = [
+    ("check", WON),
+    ("fmt", "--check", WON),
+    ("play", "--deal", "3", "-p", "greedy"),
+    ("solve", "--deal", "3", "--max-nodes", "500"),
+]
+
+
+@pytest.mark.parametrize("words", SUMMARIES, ids=" ".join)
+def test_q_silences_the_summary_of_every_command(words: tuple[str, ...]) -> None:
+    said, quiet = run(*words), run(*words, "-q")
+    assert said.exit_code == quiet.exit_code == 0, said.output
+    assert said.stderr and not quiet.stderr
+    assert said.stdout == quiet.stdout
+
+
+def test_q_keeps_the_errors() -> None:
+    result = run("check", "-q", "no/such.sun")
+    assert result.exit_code == 2 and "no/such.sun" in result.stderr
+
+
+def test_solve_deals_q_writes_no_summary(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    said = run("solve", "--deals", "1-2", "--max-nodes", "200", "-o", str(out))
+    again = tmp_path / "s.jsonl"
+    quiet = run("solve", "--deals", "1-2", "--max-nodes", "200", "-o", str(again), "-q")
+    assert said.exit_code == quiet.exit_code == 0, said.output
+    assert "deals 1-2" in said.stderr and quiet.stderr == ""
+    assert len(again.read_text().splitlines()) == 2

@@ -34,7 +34,7 @@ def check(
         int,
         typer.Option("--jobs", "-j", min=0, metavar="N", help="Check files in N processes."),
     ] = 1,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary line.")] = False,
+    quiet: common.QuietOpt = False,
 ) -> None:
     """Parse and replay every game; report each invalid one with path:line:col and why.
 

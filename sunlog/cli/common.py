@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 import typer
 
 from sunlog.engine import Variant
+from sunlog.notation import jsonlayout
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
@@ -53,6 +54,25 @@ AtOpt = Annotated[
 def err(text: str) -> None:
     """Print a line on stderr; if stderr is closed or gone, the exit code says so instead."""
     outputs.to_stderr(text)
+
+
+#: ``-q``: the same option, with the same meaning, on every command that says more than
+#: its errors on stderr (a summary, a verdict, a note).
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No summary on stderr (errors are still said).")
+]
+
+
+def summary(text: str, quiet: bool) -> None:
+    """A summary, a verdict or a note on stderr, unless ``-q`` asked for none."""
+    if not quiet:
+        err(text)
+
+
+def json_line(data: object) -> None:
+    """Print one JSON object as ``--json`` prints every object: compact, on one line
+    (docs/json.md, "--json")."""
+    typer.echo(jsonlayout.dumps(data))
 
 
 def guarded(command: Callable[P, R]) -> Callable[P, R]:

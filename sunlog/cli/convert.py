@@ -10,7 +10,7 @@ from typing import IO, Annotated
 
 import typer
 
-from sunlog.cli import inputs, outputs, reports
+from sunlog.cli import common, inputs, outputs, reports
 from sunlog.cli.common import PathArg, app, err, guarded, invalid, with_path
 from sunlog.cli.exits import INVALID, OK, USAGE
 from sunlog.cli.inputs import STDIN, CliError
@@ -168,6 +168,14 @@ def fmt(
         bool,
         typer.Option("--check", help="Change nothing; exit 1 if some file would change."),
     ] = False,
+    json_out: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="With --check or -i: one JSON object a file, a line: path, valid, changed.",
+        ),
+    ] = False,
+    quiet: common.QuietOpt = False,
 ) -> None:
     """Rewrite logs in canonical form: to stdout, --in-place, or --check to only report.
 
@@ -175,6 +183,8 @@ def fmt(
     """
     if in_place and check_only:
         raise CliError("--in-place and --check cannot go together")
+    if json_out and not (in_place or check_only):
+        raise CliError("--json goes with --check or --in-place (fmt alone prints the logs)")
     if in_place and STDIN in paths:
         raise CliError("--in-place cannot rewrite standard input")
     import tempfile
@@ -217,6 +227,8 @@ def fmt(
             if not valid:
                 code = max(code, INVALID)
                 invalid += 1
+                if json_out:
+                    _file_line(item, valid=False, changed=None)
                 continue
             spool.seek(0)
             if check_only or in_place:
@@ -228,10 +240,15 @@ def fmt(
                     continue
                 if same:
                     unchanged += 1
+                    if json_out:
+                        _file_line(item, valid=True, changed=False)
                     continue
                 changed += 1
                 if check_only:
-                    typer.echo(f"would reformat {item}")
+                    if json_out:
+                        _file_line(item, valid=True, changed=True)
+                    else:
+                        typer.echo(f"would reformat {item}")
                     code = max(code, INVALID)
                     continue
                 spool.seek(0)
@@ -241,7 +258,10 @@ def fmt(
                     err(str(inputs.os_error(exc, item)))
                     code, changed = USAGE, changed - 1
                     continue
-                err(f"reformatted {item}")
+                if json_out:
+                    _file_line(item, valid=True, changed=True)
+                else:
+                    common.summary(f"reformatted {item}", quiet)
             else:
                 if printed:
                     typer.echo("")
@@ -251,8 +271,16 @@ def fmt(
     if check_only or in_place:
         verb = "would be reformatted" if check_only else "reformatted"
         summary = f"{reports.plural(changed, 'file')} {verb}, {unchanged} unchanged"
-        err(summary + (f", {invalid} invalid (left as they are)" if invalid else ""))
+        common.summary(
+            summary + (f", {invalid} invalid (left as they are)" if invalid else ""), quiet
+        )
     raise typer.Exit(code)
+
+
+def _file_line(path: str, *, valid: bool, changed: bool | None) -> None:
+    """``fmt --check --json`` (or ``-i --json``): one file's verdict. ``changed``: whether
+    it would be (or was) rewritten; ``null`` for a file with an invalid game."""
+    common.json_line({"path": path, "valid": valid, "changed": changed})
 
 
 def _form(path: str) -> outputs.TextForm:

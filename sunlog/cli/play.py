@@ -132,6 +132,7 @@ def _solve_batch(
     jobs: int,
     lines: bool,
     scheduler: str | None,
+    quiet: bool,
 ) -> None:
     """``solve --deals A-B -o FILE``: solve the deals FILE lacks, one line each as they end."""
     from sunlog.play.batch import BatchError, BatchSettings, run_batch
@@ -168,9 +169,10 @@ def _solve_batch(
     counts = summary.progress
     if summary.dropped:
         err(f"sunlog: {output}: cut off a half-written last line ({summary.dropped} bytes)")
-    err(
+    common.summary(
         f"deals {deals.start}-{deals.stop - 1}: {_progress_text(settings.variant, counts)} "
-        f"(95% Wilson); {summary.solved} solved now, {counts.skipped} already in {output}"
+        f"(95% Wilson); {summary.solved} solved now, {counts.skipped} already in {output}",
+        quiet,
     )
 
 
@@ -196,6 +198,7 @@ def play(
         str | None,
         typer.Option("--output", "-o", metavar="OUT", help="Write here (- or nothing: stdout)."),
     ] = None,
+    quiet: common.QuietOpt = False,
 ) -> None:
     """Play a deal by a named policy and print the log (its result on stderr).
 
@@ -227,13 +230,14 @@ def play(
     if json_out:
         from sunlog.notation.jsonio import game_to_json
 
-        text = jsonlayout.dumps(game_to_json(game)) + "\n"
+        text = jsonlayout.dumps(game_to_json(game)) + "\n"  # one line, as every --json
     else:
         text = write_game(game)
     write_output(text, output, [])
-    err(
+    common.summary(
         f"deal {number} ({kind.value}) by {chosen.name}: {result} after "
-        f"{reports.plural(board.move_count, 'move')}, {board.on_foundations()} of 104 cards home"
+        f"{reports.plural(board.move_count, 'move')}, {board.on_foundations()} of 104 cards home",
+        quiet,
     )
 
 
@@ -297,7 +301,10 @@ def stats(
     finally:
         if bar is not None:
             bar(-1, games)
-    typer.echo(jsonlayout.dumps(result.to_json()) if json_out else result.to_text())
+    if json_out:
+        common.json_line(result.to_json())
+    else:
+        typer.echo(result.to_text())
 
 
 def _study(sources: list[str], json_out: bool) -> None:
@@ -322,7 +329,7 @@ def _study(sources: list[str], json_out: bool) -> None:
     if loaded.duplicates:
         err(f"sunlog: counted {reports.plural(loaded.duplicates, 'repeated deal')} once")
     if json_out:
-        typer.echo(jsonlayout.dumps({"results": [f.to_json() for f in figures]}))
+        common.json_line({"results": [f.to_json() for f in figures]})
         return
     _print_study(figures)
 
@@ -416,6 +423,7 @@ def solve(
         bool, typer.Option("--lines", help="With --deals: write each winning line too.")
     ] = False,
     scheduler: SchedulerOpt = None,
+    quiet: common.QuietOpt = False,
 ) -> None:
     """Can a deal (--deal N) or a log's position (PATH, --at N) still be won?
 
@@ -435,7 +443,9 @@ def solve(
             raise CliError("give --deals A-B without a PATH or --deal N")
         if json_out or at is not None:
             raise CliError("--json and --at go with one deal or a PATH: --deals writes JSON lines")
-        _solve_batch(deals, variant.value, max_nodes, timeout, output, jobs, lines, scheduler)
+        _solve_batch(
+            deals, variant.value, max_nodes, timeout, output, jobs, lines, scheduler, quiet
+        )
         return
     if output is not None or lines or scheduler is not None or jobs != 1:
         raise CliError("-o, -j, --lines and --scheduler go with --deals A-B")
@@ -462,7 +472,7 @@ def solve(
         solved = Game.of_moves([*played, *result.line], tags, "won")
         log = write_game(solved)
     if json_out:
-        typer.echo(jsonlayout.dumps(result.to_json(log=log)))
+        common.json_line(result.to_json(log=log))
         return
     what = f"deal {result.deal}" if result.deal is not None else "this position"
     verdict = {
@@ -470,9 +480,10 @@ def solve(
         "lost": "lost: no sequence of moves wins",
         "unknown": "unknown: the search ran out of budget (raise --max-nodes or --timeout)",
     }[result.verdict.value]
-    err(
+    common.summary(
         f"{what} ({result.variant}): {verdict}; "
-        f"{reports.plural(result.nodes, 'position')} searched in {result.seconds:.2f} s"
+        f"{reports.plural(result.nodes, 'position')} searched in {result.seconds:.2f} s",
+        quiet,
     )
     if log is not None:
         typer.echo(log, nl=False)
@@ -502,7 +513,7 @@ def analyze(
     except ValueError as exc:
         raise CliError(str(exc), path=path) from None
     if json_out:
-        typer.echo(jsonlayout.dumps({"path": path, "game": chosen.index, **found.to_json()}))
+        common.json_line({"path": path, "game": chosen.index, **found.to_json()})
         return
     won = replayed.board.is_won()
     for line in reports.analysis_lines(found, chosen, len(moves), won=won):

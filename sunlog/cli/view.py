@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sunlog.notation import jsonlayout
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
@@ -20,7 +19,6 @@ from sunlog.cli.common import (
     OutOpt,
     PathArg,
     app,
-    err,
     guarded,
     invalid,
     load,
@@ -69,6 +67,7 @@ def moves(
     json_out: Annotated[
         bool, typer.Option("--json", help="One JSON object: last move, playable, legal moves.")
     ] = False,
+    quiet: common.QuietOpt = False,
 ) -> None:
     """List the legal moves at a position, canonical notation, one a line."""
     chosen, replayed = load(path, game, at, to_fault=True)
@@ -80,14 +79,14 @@ def moves(
     for move in board.legal_moves():
         typer.echo(str(move))
     for note in reports.unlisted_moves(board):
-        err(f"sunlog: also legal: {note}")
+        common.summary(f"sunlog: also legal: {note}", quiet)
     common.fail_if_broken(path, chosen, replayed)
 
 
 def _print_json(shown: dict[str, Any], path: str, chosen: Game, replayed: Replay) -> None:
-    """``--json`` of ``show`` and ``moves``: the object as laid out for a position, then
-    exit 1 if the log breaks before the position shown."""
-    typer.echo(jsonlayout.pretty(shown))
+    """``--json`` of ``show`` and ``moves``: the object on one line, as every ``--json``,
+    then exit 1 if the log breaks before the position shown."""
+    common.json_line(shown)
     common.fail_if_broken(path, chosen, replayed)
 
 
