@@ -227,13 +227,19 @@ def test_every_command_gives_a_one_line_cause_for_every_cheap_case(
         assert first.isprintable() and len(first) < 400, (case.name, first[:200])
 
 
+def number_kind(param: Any) -> str | None:
+    """``int`` or ``float`` for an option whose value is a number (Click's type names:
+    ``int``, ``int range``, ``float``, ``float range``), else None."""
+    kind = param.type.name.split()[0]
+    return kind if kind in ("int", "float") else None
+
+
 def numeric_options() -> list[tuple[str, str, Any]]:
     """Every option of every command whose value is a number: (command, option, param)."""
     found = []
     for name, command in sorted(commands().items()):
         for param in command.params:
-            kind = getattr(param, "type_descriptor", None)
-            if param.param_type_name == "option" and kind and kind.annotation in (int, float):
+            if param.param_type_name == "option" and number_kind(param):
                 found.append((name, param.opts[0], param))
     return found
 
@@ -262,12 +268,12 @@ SLOW = pytest.mark.slow
 def test_every_numeric_option_refuses_absurd_numbers_with_exit_2(value: str) -> None:
     checked = 0
     for name, option, param in numeric_options():
-        minimum = getattr(param, "min", None)
+        minimum = getattr(param.type, "min", None)
         if value.startswith("-") and minimum is None and value != "-" + DIGITS:
             continue  # a number that may be negative (--seed)
-        unbounded = getattr(param, "max", None) is None
+        unbounded = getattr(param.type, "max", None) is None
         infinite = value in ("inf", "1e999", DIGITS)  # as a float, 10,000 digits are inf
-        if infinite and unbounded and param.type_descriptor.annotation is float:
+        if infinite and unbounded and number_kind(param) == "float":
             continue  # --timeout inf: no time limit, as asked
         words = [name, *with_required(name), option, value]
         result = CliRunner().invoke(cli.app, words)
@@ -474,8 +480,8 @@ def test_a_million_tiny_games_stream_in_bounded_memory(tmp_path: Path) -> None:
 def test_numeric_options_in_limited_processes() -> None:
     jobs = []
     for name, option, param in numeric_options():
-        unbounded = getattr(param, "max", None) is None
-        if unbounded and param.type_descriptor.annotation is float:
+        unbounded = getattr(param.type, "max", None) is None
+        if unbounded and number_kind(param) == "float":
             continue  # 10,000 digits are inf as a float: --timeout inf is no time limit
         jobs.append(partial(sunlog, [name, *with_required(name), option, DIGITS]))
     for ran in run_all(jobs, workers=2):
