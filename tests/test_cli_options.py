@@ -86,6 +86,12 @@ CHOICES = [
     (("stats", "--variant", "sun4"), "'--variant'", "'sun4'", "'sun', 'sun-2', 'sun-3'"),
     (("solve", "--deal", "3", "--variant", "x"), "'--variant'", "'x'", "'sun', 'sun-2', 'sun-3'"),
     (
+        ("record", "g.sun", "--variant", "sun-4"),
+        "'--variant'",
+        "'sun-4'",
+        "'sun', 'sun-2', 'sun-3'",
+    ),
+    (
         ("play", "--policy", "best"),
         "'--policy' / '-p'",
         "'best'",

@@ -19,6 +19,7 @@ import typer
 from sunlog.cli import common, exits, outputs, reports
 from sunlog.cli.common import LAST_DEAL, app, err, guarded
 from sunlog.cli.inputs import CliError, os_error, read_text
+from sunlog.engine import Variant
 from sunlog.engine.moves import MoveKind
 from sunlog.notation.errors import LogError
 
@@ -124,8 +125,13 @@ def record(
         ),
     ] = None,
     variant: Annotated[
-        str | None,
-        typer.Option("--variant", metavar="V", help="sun (the default), sun-2 or sun-3."),
+        Variant | None,
+        typer.Option(
+            "--variant",
+            metavar="V",
+            case_sensitive=False,
+            help="sun (the default), sun-2 or sun-3.",
+        ),
     ] = None,
     canonical: Annotated[
         bool, typer.Option("--canonical", help="Write moves in canonical form, not as typed.")
@@ -158,15 +164,10 @@ def record(
         raise typer.Exit(exits.INVALID)
 
 
-def _open(path: str, deal: int | None, variant: str | None) -> tuple[Session, LogFile]:
+def _open(path: str, deal: int | None, kind: Variant | None) -> tuple[Session, LogFile]:
     """The session for FILE: a new game, or the game FILE holds (refused when invalid)."""
-    from sunlog.engine.board import Variant
     from sunlog.notation.session import Session, SessionError
 
-    try:
-        kind = Variant.parse(variant) if variant is not None else None
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
     text = read_text(path) if os.path.lexists(path) else None
     if text is None or not text:
         session = Session.new(kind or Variant.SUN, deal)
