@@ -1,8 +1,8 @@
-"""What ``sunlog check`` does, without Typer: the Typer command and the fast entry point
-(:mod:`sunlog.cli.entry`) both run :func:`run_check`, so they print the same and exit alike.
-
-Nothing here imports Typer (nor the pydantic it imports), so that checking a file does not
-pay for them at start-up.
+"""What ``sunlog check`` does: expand the paths, check every game (in ``-j`` processes when
+asked), print the reports and the summary, and choose the exit code (:func:`run_check`,
+which the command in :mod:`sunlog.cli.check` runs). Also the one look of the progress bars
+and the one-line wording of I/O errors and bugs that the guard of :mod:`~sunlog.cli.common`
+prints.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ __all__ = [
 #: Files from which ``check`` shows a progress bar (only when stderr is a terminal).
 PROGRESS_FILES = 20
 
-#: Print a line on stdout (``err=False``) or stderr, as ``typer.echo`` prints it.
+#: Print a line on stdout (``err=False``) or stderr (the command passes ``typer.echo``).
 Echo = Callable[[str, bool], None]
 #: A progress bar fed each file's number of games, then ``None`` at the end.
 Progress = Callable[[int | None], None]
