@@ -252,6 +252,7 @@ SUMMARIES = [
     ("fmt", "--check", WON),
     ("play", "--deal", "3", "-p", "greedy"),
     ("solve", "--deal", "3", "--max-nodes", "500"),
+    ("moves", str(SAMPLES / "physical.sun"), "-n", "0"),  # a note: the deal's cards to name
 ]
 
 
