@@ -277,3 +277,16 @@ def test_solve_deals_q_writes_no_summary(tmp_path: Path) -> None:
     assert said.exit_code == quiet.exit_code == 0, said.output
     assert "deals 1-2" in said.stderr and quiet.stderr == ""
     assert len(again.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize(
+    "words",
+    [("show", WON, "--at", "9" * 10_000), ("play", "--variant", "x" * 5000)],
+    ids=["10,000 digits", "5000 letters"],
+)
+def test_a_huge_value_is_refused_in_one_readable_line(words: tuple[str, ...]) -> None:
+    result = run(*words)
+    assert result.exit_code == 2
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("Error: Invalid value for") and len(last) < 160, last[:300]
+    assert "...'" in last

@@ -52,6 +52,20 @@ class Command(TyperCommand):
             if takes_value and param.metavar is None:
                 param.metavar = (param.name or "value").upper()
 
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        """Read the command line as Click does; a value refused is quoted clipped, so that
+        the error about a 10,000-digit number stays one readable line."""
+        try:
+            parsed: list[str] = super().parse_args(ctx, args)
+        except typer.BadParameter as exc:
+            import re
+
+            from sunlog.engine.errors import clip
+
+            exc.message = re.sub(r"'([^']*)'", lambda m: repr(clip(m[1])), exc.message)
+            raise
+        return parsed
+
     def collect_usage_pieces(self, ctx: Context) -> list[str]:
         """``[OPTIONS] PATH...`` rather than ``[OPTIONS] {PATH...}...``."""
         pieces = [self.options_metavar] if self.options_metavar else []
