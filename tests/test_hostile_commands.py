@@ -229,8 +229,8 @@ def test_every_command_gives_a_one_line_cause_for_every_cheap_case(
 
 def number_kind(param: Any) -> str | None:
     """``int`` or ``float`` for an option whose value is a number (Click's type names:
-    ``int``, ``int range``, ``float``, ``float range``), else None."""
-    kind = param.type.name.split()[0]
+    ``int`` or ``integer``, ``int range``, ``float``, ``float range``), else None."""
+    kind = {"integer": "int"}.get(param.type.name.split()[0], param.type.name.split()[0])
     return kind if kind in ("int", "float") else None
 
 
