@@ -13,7 +13,13 @@ from sunlog.engine import board as _board
 from sunlog.engine.board import DEALS, RAYS, Board, Stage, Status, Variant
 from sunlog.engine.cards import CARDS, Card, Rank, Suit, parse_card
 from sunlog.engine.deal import SplitMix64, deal_deck, wind_row
-from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from sunlog.engine.errors import (
+    AmbiguousMoveError,
+    BoardArgumentError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveErrorCode,
+)
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 
 #: Whether ``sunlog.engine.board`` was loaded from a compiled extension module.
@@ -26,11 +32,13 @@ __all__ = [
     "RAYS",
     "AmbiguousMoveError",
     "Board",
+    "BoardArgumentError",
     "Card",
     "End",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
+    "MoveErrorCode",
     "MoveKind",
     "Place",
     "Rank",

@@ -17,6 +17,7 @@ from typing import Any
 from sunlog.engine.cards import CARDS, Card, Suit
 from sunlog.engine.deal import MAX_DEAL, deal_deck, wind_row
 from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, clip
+from sunlog.engine.errors import MoveErrorCode as _C
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.played import (
     AcesSpot,
@@ -955,19 +956,22 @@ class Board:
         """Refuse ``what`` in a won game or before the 8th deal. Won needs a full first
         pile, so the hot callers ask only when it is full or deals are short."""
         if self.is_won():
-            raise IllegalMoveError("the game is won: no move is legal")
+            raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
         if self.deals < DEALS:
             left = DEALS - self.deals
             raise IllegalMoveError(
-                f"{what} is possible only after the 8th deal ({self.deals} made, {left} to go)"
+                f"{what} is possible only after the 8th deal ({self.deals} made, {left} to go)",
+                _C.DEALS_NOT_DONE,
             )
 
     def _resolve_deal(self, move: Move) -> list[Card]:
         if self.deals >= DEALS:
-            raise IllegalMoveError("all 8 deals have been made")
+            raise IllegalMoveError("all 8 deals have been made", _C.DEALS_DONE)
         named = move.cards
         if named is not None and len(named) != RAYS:
-            raise IllegalMoveError(f"a deal names 13 cards, one per ray, not {len(named)}")
+            raise IllegalMoveError(
+                f"a deal names 13 cards, one per ray, not {len(named)}", _C.DEAL_SIZE
+            )
         deal_no = self.deals + 1
         if self._deck is not None:
             cards = self._deck[self.deals * RAYS : deal_no * RAYS]
@@ -975,19 +979,22 @@ class Board:
                 i = next(i for i in range(RAYS) if named[i] != cards[i])
                 raise IllegalMoveError(
                     f"deal {deal_no} names {named[i]} for ray {i + 1}, but the deck deals "
-                    f"{cards[i]} there (this deal is {' '.join(map(str, cards))})"
+                    f"{cards[i]} there (this deal is {' '.join(map(str, cards))})",
+                    _C.DEAL_MISMATCH,
                 )
             return cards
         if named is None:
             raise IllegalMoveError(
-                "the deck is not known (no Deal or Deck tag): name the 13 cards dealt"
+                "the deck is not known (no Deal or Deck tag): name the 13 cards dealt",
+                _C.DECK_UNKNOWN,
             )
         assert self._named is not None
         counts = Counter(named)
         for card, count in counts.items():
             if self._named[card] + count > 2:
                 raise IllegalMoveError(
-                    f"deal {deal_no} names a third {card}: there are only two of each card"
+                    f"deal {deal_no} names a third {card}: there are only two of each card",
+                    _C.THIRD_COPY,
                 )
         return list(named)
 
@@ -1004,17 +1011,19 @@ class Board:
         """The ray ``open n`` opens, or why it cannot be opened now."""
         assert n is not None
         if self.variant is Variant.SUN2:
-            raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened")
+            raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened", _C.NO_STAGE_2)
         if self.deals < DEALS or len(self.foundations[0]) == 13:  # else not over: no call
             self._not_over("open")
         if not 1 <= n <= RAYS:
             _check_ray_number(n)
         if self.stage is Stage.WIND:
-            raise IllegalMoveError("no ray can be opened after the wind")
+            raise IllegalMoveError("no ray can be opened after the wind", _C.AFTER_WIND)
         if self.stage is Stage.SUNSET:
-            raise IllegalMoveError("no ray can be opened once stage 3 (gathering) has begun")
+            raise IllegalMoveError(
+                "no ray can be opened once stage 3 (gathering) has begun", _C.STAGE_PASSED
+            )
         if n <= self.opened:
-            raise IllegalMoveError(self._reopen_message(n))
+            raise IllegalMoveError(self._reopen_message(n), _C.OUT_OF_ORDER)
         return n
 
     def _check_gather(self, n: int | None) -> int:
@@ -1025,16 +1034,17 @@ class Board:
         if not 1 <= n <= RAYS:
             _check_ray_number(n)
         if self.stage is Stage.WIND:
-            raise IllegalMoveError("no ray can be gathered after the wind")
+            raise IllegalMoveError("no ray can be gathered after the wind", _C.AFTER_WIND)
         if n <= self.gathered:
             raise IllegalMoveError(
                 f"gather {n}: ray {n} has already been gathered or passed over "
-                f"(rays are gathered in order; ray {self.gathered} was the last)"
+                f"(rays are gathered in order; ray {self.gathered} was the last)",
+                _C.OUT_OF_ORDER,
             )
         for m in range(self.gathered + 1, n):
             if self.rays[m - 1]:
                 raise IllegalMoveError(
-                    f"gather {n}: ray {m} has not been gathered (gather {m} first)"
+                    f"gather {n}: ray {m} has not been gathered (gather {m} first)", _C.NOT_GATHERED
                 )
         return n
 
@@ -1057,22 +1067,24 @@ class Board:
 
     def _resolve_wind(self, move: Move) -> list[Card]:
         if self.is_won():
-            raise IllegalMoveError("the game is won: no move is legal")
+            raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
         if self.stage is Stage.WIND:
-            raise IllegalMoveError("the wind blows only once, and it has blown")
+            raise IllegalMoveError("the wind blows only once, and it has blown", _C.WIND_BLOWN)
         self._not_over("the wind")
         waiting = [n for n in range(self.gathered + 1, RAYS + 1) if self.rays[n - 1]]
         if waiting:
             raise IllegalMoveError(
                 f"the wind comes after every ray is gathered or empty: ray {waiting[0]} "
-                f"has not been gathered (gather {waiting[0]} next)"
+                f"has not been gathered (gather {waiting[0]} next)",
+                _C.NOT_GATHERED,
             )
         collected = self.collected()
         if move.cards is None:
             if self.deal_number is None:
                 raise IllegalMoveError(
                     "this game has no Deal tag, so the wind row must be named: "
-                    f"wind followed by the {len(collected)} cards, left to right"
+                    f"wind followed by the {len(collected)} cards, left to right",
+                    _C.WIND_ROW_UNNAMED,
                 )
             return wind_row(self.deal_number, collected)
         row = list(move.cards)
@@ -1084,7 +1096,7 @@ class Board:
                 parts.append("missing " + " ".join(map(str, sorted(missing.elements()))))
             if extra:
                 parts.append("not collected " + " ".join(map(str, sorted(extra.elements()))))
-            raise IllegalMoveError("; ".join(parts))
+            raise IllegalMoveError("; ".join(parts), _C.WIND_ROW_WRONG)
         return row
 
     def _apply_wind(self, row: list[Card]) -> None:
@@ -1130,10 +1142,11 @@ class Board:
         """Find the one reading of a card move, or explain why there is none or several."""
         if self.deals == 0:
             raise IllegalMoveError(
-                "nothing can be played before the first deal: a game starts with deal"
+                "nothing can be played before the first deal: a game starts with deal",
+                _C.NOT_DEALT_YET,
             )
         if self.is_won():
-            raise IllegalMoveError("the game is won: no move is legal")
+            raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
         readings = self._readings(move)
         legal: list[tuple[_Reading, Target, list[Card]]] = []
         first_error: IllegalMoveError | None = None
@@ -1180,7 +1193,9 @@ class Board:
             assert card is not None
             found = [r for r in self._playable() if r[3] == card]
             if not found:
-                raise IllegalMoveError(f"no {card} is playable here: {self._playable_summary()}")
+                raise IllegalMoveError(
+                    f"no {card} is playable here: {self._playable_summary()}", _C.NOT_PLAYABLE
+                )
             return found
         if source is Place.RAY:
             return self._ray_readings(move)
@@ -1194,22 +1209,25 @@ class Board:
         _check_ray_number(n)
         ray = self.rays[n - 1]
         if not ray:
-            raise IllegalMoveError(f"ray {n} is empty" + self._elsewhere(move))
+            raise IllegalMoveError(f"ray {n} is empty" + self._elsewhere(move), _C.EMPTY_PILE)
         is_open = n == self.open_ray
         if depth is not None:
             if depth < 1 or depth > len(ray):
                 raise IllegalMoveError(
-                    f"ray {n} holds {_cards(len(ray))}, so it has no card {depth}"
+                    f"ray {n} holds {_cards(len(ray))}, so it has no card {depth}", _C.NOT_THERE
                 )
             if depth > 1 and not is_open:
                 raise IllegalMoveError(
                     f"only the outer card of ray {n} ({ray[-1]}) is playable: "
-                    + self._open_ray_note()
+                    + self._open_ray_note(),
+                    _C.NOT_PLAYABLE,
                 )
             pos = len(ray) - depth
             if card is not None and ray[pos] != card:
                 where = f"ray {n}'s outer card" if depth == 1 else f"card {depth} of ray {n}"
-                raise IllegalMoveError(f"{where} is {ray[pos]}, not {card}" + self._elsewhere(move))
+                raise IllegalMoveError(
+                    f"{where} is {ray[pos]}, not {card}" + self._elsewhere(move), _C.NOT_THERE
+                )
             return [(Place.RAY, n, pos, ray[pos])]
         if card is None:
             if is_open:
@@ -1219,12 +1237,15 @@ class Board:
             return [(Place.RAY, n, len(ray) - 1, card)]
         if not is_open:
             raise IllegalMoveError(
-                f"ray {n}'s outer card is {ray[-1]}, not {card}" + self._elsewhere(move)
+                f"ray {n}'s outer card is {ray[-1]}, not {card}" + self._elsewhere(move),
+                _C.NOT_THERE,
             )
         for pos in range(len(ray) - 2, -1, -1):
             if ray[pos] == card:
                 return [(Place.RAY, n, pos, card)]
-        raise IllegalMoveError(f"ray {n}, the open ray, holds no {card}" + self._elsewhere(move))
+        raise IllegalMoveError(
+            f"ray {n}, the open ray, holds no {card}" + self._elsewhere(move), _C.NOT_THERE
+        )
 
     def _row_readings(self, move: Move) -> list[_Reading]:
         card, end = move.card, move.end
@@ -1233,20 +1254,23 @@ class Board:
             assert k is not None
             if not 1 <= k <= len(self.clouds):
                 have = f"there are {len(self.clouds)}" if self.clouds else "none has been made"
-                raise IllegalMoveError(f"there is no cloud {k}: {have}")
+                raise IllegalMoveError(f"there is no cloud {k}: {have}", _C.NO_SUCH_CLOUD)
             row, name, place = self.clouds[k - 1], f"cloud {k}", Place.CLOUD
         else:
             if self.wind_row is None:
-                raise IllegalMoveError("there is no wind row: the wind has not blown")
+                raise IllegalMoveError(
+                    "there is no wind row: the wind has not blown", _C.NO_WIND_ROW
+                )
             k, row, name, place = 0, self.wind_row, "the wind row", Place.WIND
         if not row:
-            raise IllegalMoveError(f"{name} is empty")
+            raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
         if end is not None:
             pos = 0 if end is End.LEFT else len(row) - 1
             if card is not None and row[pos] != card:
                 side = "left" if end is End.LEFT else "right"
                 raise IllegalMoveError(
-                    f"the {side} end of {name} is {row[pos]}, not {card}" + self._elsewhere(move)
+                    f"the {side} end of {name} is {row[pos]}, not {card}" + self._elsewhere(move),
+                    _C.NOT_THERE,
                 )
             return [(place, k, pos, row[pos])]
         ends = [(place, k, 0, row[0])]
@@ -1257,12 +1281,16 @@ class Board:
         found = [r for r in ends if r[3] == card]
         if not found:
             shown = f"ends are {row[0]} and {row[-1]}" if len(row) > 1 else f"only card is {row[0]}"
-            raise IllegalMoveError(f"{name}'s {shown}, not {card}" + self._elsewhere(move))
+            raise IllegalMoveError(
+                f"{name}'s {shown}, not {card}" + self._elsewhere(move), _C.NOT_THERE
+            )
         return found
 
     def _foundation_readings(self, move: Move) -> list[_Reading]:
         if self._two_piles:
-            raise IllegalMoveError("cards on the foundations are never playable in sun-3")
+            raise IllegalMoveError(
+                "cards on the foundations are never playable in sun-3", _C.NOT_PLAYABLE
+            )
         place, card = move.source, move.card
         base = 0 if place is Place.ACES else 4
         kind = "aces" if place is Place.ACES else "kings"
@@ -1274,24 +1302,26 @@ class Board:
                 if len(p := self.foundations[base + s]) > 1
             ]
             if not found:
-                raise IllegalMoveError(f"no {kind} pile has a card that can move")
+                raise IllegalMoveError(f"no {kind} pile has a card that can move", _C.NOT_PLAYABLE)
             return found
         suit = card // 13
         pile = self.foundations[base + suit]
         name = f"the {kind} pile of {_SUIT_NAMES[suit]}"
         if not pile:
-            raise IllegalMoveError(f"{name} is empty")
+            raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
         if pile[-1] != card:
-            raise IllegalMoveError(f"{name} is topped by {pile[-1]}, not {card}")
+            raise IllegalMoveError(f"{name} is topped by {pile[-1]}, not {card}", _C.NOT_THERE)
         if len(pile) == 1:
-            raise IllegalMoveError(f"{card} is the base of {name}, and a base never moves")
+            raise IllegalMoveError(
+                f"{card} is the base of {name}, and a base never moves", _C.BASE_NEVER_MOVES
+            )
         return [(place, base + suit, len(pile) - 1, card)]
 
     def _destination(self, reading: _Reading, move: Move) -> tuple[Target, list[Card]]:
         """Where the written target puts this reading's card, or why it cannot."""
         target = move.target
         if target is None:
-            raise IllegalMoveError("a card move must name where its card goes")
+            raise IllegalMoveError("a card move must name where its card goes", _C.NO_TARGET)
         place, _, _, card = reading
         suit = card // 13
         found = self.foundations
@@ -1299,7 +1329,8 @@ class Board:
             if not self._two_piles:
                 raise IllegalMoveError(
                     "cards go onto rays only in sun-3 (temporary places); "
-                    f"this game is {self.variant.value}"
+                    f"this game is {self.variant.value}",
+                    _C.WRONG_TARGET,
                 )
             n = move.target_ray
             assert n is not None
@@ -1308,22 +1339,26 @@ class Board:
             if ray:
                 raise IllegalMoveError(
                     f"ray {n} is not empty (its outer card is {ray[-1]}): "
-                    "a card may be parked only on an empty ray"
+                    "a card may be parked only on an empty ray",
+                    _C.RAY_NOT_EMPTY,
                 )
             return target, ray
         if target is Target.KINGS:
             if self._two_piles:
-                raise IllegalMoveError("sun-3 has no kings piles: write A, A1 or A2")
+                raise IllegalMoveError(
+                    "sun-3 has no kings piles: write A, A1 or A2", _C.WRONG_TARGET
+                )
             pile = found[suit + 4]
             if place is Place.KINGS:
-                raise IllegalMoveError(f"{card} is already on its kings pile")
+                raise IllegalMoveError(f"{card} is already on its kings pile", _C.ALREADY_THERE)
             if place is Place.ACES and not pile:
                 raise IllegalMoveError(
                     f"the kings pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
-                    "an empty pile from another foundation"
+                    "an empty pile from another foundation",
+                    _C.EMPTY_FOUNDATION,
                 )
             if not _fits_kings(pile, card):
-                raise IllegalMoveError(_misfit(card, pile, "kings"))
+                raise IllegalMoveError(_misfit(card, pile, "kings"), _C.NO_FIT)
             return target, pile
         if self._two_piles:
             if target is Target.ACES:
@@ -1332,27 +1367,30 @@ class Board:
                         return target, pile
                 tops = " and ".join(str(p[-1]) if p else "empty" for p in found[suit::4])
                 raise IllegalMoveError(
-                    f"{card} fits neither aces pile of {_SUIT_NAMES[suit]} (tops: {tops})"
+                    f"{card} fits neither aces pile of {_SUIT_NAMES[suit]} (tops: {tops})",
+                    _C.NO_FIT,
                 )
             pile = found[suit if target is Target.ACES1 else suit + 4]
             if not _fits_aces(pile, card):
                 which = "first" if target is Target.ACES1 else "second"
-                raise IllegalMoveError(_misfit(card, pile, "aces", which))
+                raise IllegalMoveError(_misfit(card, pile, "aces", which), _C.NO_FIT)
             return target, pile
         if target is not Target.ACES:
             raise IllegalMoveError(
-                f"A1 and A2 name the two aces piles of sun-3; in {self.variant.value} write A"
+                f"A1 and A2 name the two aces piles of sun-3; in {self.variant.value} write A",
+                _C.WRONG_TARGET,
             )
         pile = found[suit]
         if place is Place.ACES:
-            raise IllegalMoveError(f"{card} is already on its aces pile")
+            raise IllegalMoveError(f"{card} is already on its aces pile", _C.ALREADY_THERE)
         if place is Place.KINGS and not pile:
             raise IllegalMoveError(
                 f"the aces pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
-                "an empty pile from another foundation"
+                "an empty pile from another foundation",
+                _C.EMPTY_FOUNDATION,
             )
         if not _fits_aces(pile, card):
-            raise IllegalMoveError(_misfit(card, pile, "aces"))
+            raise IllegalMoveError(_misfit(card, pile, "aces"), _C.NO_FIT)
         return target, pile
 
     def _open_ray_note(self) -> str:
@@ -1581,7 +1619,7 @@ def _row_ends(place: Place, index: int, row: list[Card]) -> Iterator[_Reading]:
 
 def _check_ray_number(n: int) -> None:
     if not 1 <= n <= RAYS:
-        raise IllegalMoveError(f"there is no ray {n}: rays are numbered 1 to 13")
+        raise IllegalMoveError(f"there is no ray {n}: rays are numbered 1 to 13", _C.NO_SUCH_RAY)
 
 
 def _cards(n: int) -> str:

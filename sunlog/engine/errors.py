@@ -1,11 +1,17 @@
-"""The engine's errors: every one is a ``ValueError`` with a message a player understands."""
+"""The engine's errors: every one is a ``ValueError`` with a message a player understands,
+and a :class:`MoveErrorCode` saying what was wrong, for callers to branch on (never on the
+wording, which may change)."""
 
 from __future__ import annotations
 
+from enum import Enum
+
 __all__ = [
     "AmbiguousMoveError",
+    "BoardArgumentError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "MoveErrorCode",
 ]
 
 
@@ -19,12 +25,67 @@ def clip(text: str, limit: int = CLIP) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+class MoveErrorCode(Enum):
+    """What was wrong with a move, named after the fault (one code, several wordings)."""
+
+    # The text is no move (InvalidMoveError).
+    EMPTY_MOVE = "empty-move"
+    NOT_A_MOVE = "not-a-move"
+    BAD_CARD = "bad-card"
+    TOO_MANY_DIGITS = "too-many-digits"
+    NO_RAY_NUMBER = "no-ray-number"
+    SPACES_IN_CARD_MOVE = "spaces-in-card-move"
+    # The position does not allow it (IllegalMoveError).
+    NOT_DEALT_YET = "not-dealt-yet"
+    GAME_WON = "game-won"
+    DEALS_NOT_DONE = "deals-not-done"
+    DEALS_DONE = "deals-done"
+    DEAL_SIZE = "deal-size"
+    DEAL_MISMATCH = "deal-mismatch"
+    DECK_UNKNOWN = "deck-unknown"
+    THIRD_COPY = "third-copy"
+    NOT_A_CARD = "not-a-card"
+    NO_STAGE_2 = "no-stage-2"
+    NO_SUCH_RAY = "no-such-ray"
+    NO_SUCH_CLOUD = "no-such-cloud"
+    NO_WIND_ROW = "no-wind-row"
+    AFTER_WIND = "after-wind"
+    STAGE_PASSED = "stage-passed"
+    OUT_OF_ORDER = "out-of-order"
+    NOT_GATHERED = "not-gathered"
+    WIND_BLOWN = "wind-blown"
+    WIND_ROW_UNNAMED = "wind-row-unnamed"
+    WIND_ROW_WRONG = "wind-row-wrong"
+    EMPTY_PILE = "empty-pile"
+    NOT_PLAYABLE = "not-playable"
+    NOT_THERE = "not-there"
+    BASE_NEVER_MOVES = "base-never-moves"
+    NO_TARGET = "no-target"
+    WRONG_TARGET = "wrong-target"
+    NO_FIT = "no-fit"
+    RAY_NOT_EMPTY = "ray-not-empty"
+    ALREADY_THERE = "already-there"
+    EMPTY_FOUNDATION = "empty-foundation"
+    # Several readings with different results (AmbiguousMoveError).
+    AMBIGUOUS = "ambiguous"
+
+
 class InvalidMoveError(ValueError):
     """The move text cannot be read at all (not a move of the notation)."""
+
+    def __init__(self, message: str, code: MoveErrorCode = MoveErrorCode.NOT_A_MOVE) -> None:
+        super().__init__(message)
+        #: What was wrong: callers branch on this, never on the message.
+        self.code = code
 
 
 class IllegalMoveError(ValueError):
     """The move is readable but the position does not allow it."""
+
+    def __init__(self, message: str, code: MoveErrorCode = MoveErrorCode.NOT_PLAYABLE) -> None:
+        super().__init__(message)
+        #: What was wrong: callers branch on this, never on the message.
+        self.code = code
 
 
 class AmbiguousMoveError(ValueError):
@@ -34,3 +95,10 @@ class AmbiguousMoveError(ValueError):
         super().__init__(message)
         #: The longer forms, one per reading, that the player could write instead.
         self.candidates = candidates
+        #: Always :attr:`MoveErrorCode.AMBIGUOUS`, as the other errors carry theirs.
+        self.code = MoveErrorCode.AMBIGUOUS
+
+
+class BoardArgumentError(ValueError):
+    """A :class:`~sunlog.engine.board.Board` was made with an argument it cannot take
+    (a variant, deal number or deck of the wrong kind or value)."""

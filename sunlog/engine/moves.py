@@ -12,7 +12,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from sunlog.engine.cards import Card, parse_card_spelling
-from sunlog.engine.errors import InvalidMoveError, clip
+from sunlog.engine.errors import InvalidMoveError, MoveErrorCode, clip
 from sunlog.engine.terminals import PATTERNS
 
 __all__ = [
@@ -35,7 +35,8 @@ def check_digits(digits: str) -> str:
     if len(digits) > MAX_DIGITS:
         raise InvalidMoveError(
             f"a number of {len(digits)} digits ({clip(digits, 15)}): the numbers of moves "
-            f"(rays, depths, clouds, move numbers) have at most {MAX_DIGITS} digits"
+            f"(rays, depths, clouds, move numbers) have at most {MAX_DIGITS} digits",
+            MoveErrorCode.TOO_MANY_DIGITS,
         )
     return digits
 
@@ -136,7 +137,7 @@ class Move(NamedTuple):
         """Parse ``deal [C1..C13]``, ``open N``, ``gather N``, ``wind [C..]`` or a card move."""
         words = text.split()
         if not words:
-            raise InvalidMoveError("empty move")
+            raise InvalidMoveError("empty move", MoveErrorCode.EMPTY_MOVE)
         head = words[0].lower()
         if head in ("deal", "wind"):
             cards = None
@@ -144,15 +145,20 @@ class Move(NamedTuple):
                 try:
                     cards = tuple(Card.parse(w) for w in words[1:])
                 except ValueError as exc:
-                    raise InvalidMoveError(str(exc)) from None
+                    raise InvalidMoveError(str(exc), MoveErrorCode.BAD_CARD) from None
             return cls.deal(cards) if head == "deal" else cls.wind(cards)
         if head in ("open", "gather"):
             if len(words) != 2 or not words[1].isdigit():
-                raise InvalidMoveError(f"expected a ray number after {head!r}")
+                raise InvalidMoveError(
+                    f"expected a ray number after {head!r}", MoveErrorCode.NO_RAY_NUMBER
+                )
             n = int(check_digits(words[1]))
             return cls.open(n) if head == "open" else cls.gather(n)
         if len(words) != 1:
-            raise InvalidMoveError(f"a card move is one token without spaces: {text!r}")
+            raise InvalidMoveError(
+                f"a card move is one token without spaces: {text!r}",
+                MoveErrorCode.SPACES_IN_CARD_MOVE,
+            )
         return cls.parse_card_move(words[0])
 
     @classmethod
@@ -169,7 +175,7 @@ class Move(NamedTuple):
     @classmethod
     def _parse_card_move(cls, token: str) -> Move:
         if CARD_MOVE.fullmatch(token) is None:
-            raise InvalidMoveError(f"not a move: {clip(token)!r}")
+            raise InvalidMoveError(f"not a move: {clip(token)!r}", MoveErrorCode.NOT_A_MOVE)
         return _card_move_of(token)
 
     def __str__(self) -> str:

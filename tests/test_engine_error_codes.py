@@ -1,0 +1,102 @@
+"""Every engine error carries a MoveErrorCode naming what was wrong, so that callers
+branch on the code, never on the wording (which the messages' own tests pin)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from enginekit import board_from_deals, play
+
+from sunlog.engine.board import Board
+from sunlog.engine.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveErrorCode,
+)
+from sunlog.engine.moves import Move
+
+C = MoveErrorCode
+D1 = "5H AS 9C 2S 4D KH QC 7S AD 3C JD 10H 6C"
+D2 = "8S AH KD 3S 9H 4C 6D JS 2C QH 7C 5D 10S"
+
+
+def code_of(board: Board, text: str) -> MoveErrorCode:
+    with pytest.raises((IllegalMoveError, AmbiguousMoveError)) as info:
+        board.push_text(text)
+    return info.value.code  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("", C.EMPTY_MOVE),
+        ("open x", C.NO_RAY_NUMBER),
+        ("r1:AS >A", C.SPACES_IN_CARD_MOVE),
+        ("deal ZZ", C.BAD_CARD),
+        ("r1:XX>A", C.NOT_A_MOVE),
+        ("open " + "9" * 30, C.TOO_MANY_DIGITS),
+    ],
+)
+def test_unreadable_moves_say_why_by_code(text: str, code: MoveErrorCode) -> None:
+    with pytest.raises(InvalidMoveError) as info:
+        Move.parse(text)
+    assert info.value.code is code
+
+
+def test_stage_one_faults_have_their_codes() -> None:
+    board = board_from_deals("sun", [D1, D2])
+    assert code_of(board, "r2:AS>A") is C.NOT_DEALT_YET
+    assert code_of(board, "gather 1") is C.DEALS_NOT_DONE
+    play(board, "deal")
+    assert code_of(board, "r2:AH>A") is C.NOT_THERE
+    assert code_of(board, "r1:5H>A") is C.NO_FIT
+    assert code_of(board, "r14:5H>A") is C.NO_SUCH_RAY
+    assert code_of(board, "c1:5H>A") is C.NO_SUCH_CLOUD
+    assert code_of(board, "w:5H>A") is C.NO_WIND_ROW
+    assert code_of(board, "AH>A") is C.NOT_PLAYABLE
+    assert code_of(board, "r2:AS>K") is C.NO_FIT
+    assert code_of(board, "r2:AS>A1") is C.WRONG_TARGET
+    assert code_of(board, "r2:AS>r3") is C.WRONG_TARGET
+    assert code_of(board, "deal 5H AS") is C.DEAL_SIZE
+    assert code_of(board, "deal " + D1) is C.DEAL_MISMATCH
+    play(board, "r2:AS>A")
+    assert code_of(board, "r2>A") is C.EMPTY_PILE
+    assert code_of(board, "A:AS>K") is C.BASE_NEVER_MOVES
+    assert code_of(board, "AS>A") is C.NOT_PLAYABLE
+
+
+def test_a_physical_deal_names_its_cards() -> None:
+    board = Board("sun")
+    assert code_of(board, "deal") is C.DECK_UNKNOWN
+    play(board, "deal AS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS")
+    assert code_of(board, "deal AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH") is C.THIRD_COPY
+
+
+def test_sun2_and_sun3_refusals_have_their_codes() -> None:
+    board = board_from_deals("sun-2", [D1, D2])
+    assert code_of(board, "open 1") is C.NO_STAGE_2
+    sun3 = board_from_deals("sun-3", [D1, D2])
+    play(sun3, "deal")
+    assert code_of(sun3, "r6:KH>K") is C.WRONG_TARGET
+    assert code_of(sun3, "r1:5H>r2") is C.RAY_NOT_EMPTY
+
+
+def test_the_game_won_and_the_wind_have_codes() -> None:
+    from sunlog.play.solver import solve_deal
+
+    won = solve_deal(3, "sun", max_nodes=20_000)
+    assert won.line is not None
+    board = Board("sun", deal=3)
+    for move in won.line:
+        board.push(move)
+    assert code_of(board, "gather 13") is C.GAME_WON
+    assert code_of(board, "wind") is C.GAME_WON
+
+
+def test_an_ambiguous_short_form_has_the_ambiguous_code() -> None:
+    error = AmbiguousMoveError("two ways", ("r1:AC>A", "r2:AC>A"))
+    assert error.code is C.AMBIGUOUS
+    twin = pickle.loads(pickle.dumps(IllegalMoveError("no", C.NO_FIT)))
+    assert twin.code is C.NO_FIT and str(twin) == "no"
