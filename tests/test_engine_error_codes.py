@@ -11,6 +11,7 @@ from enginekit import board_from_deals, play
 from sunlog.engine.board import Board
 from sunlog.engine.errors import (
     AmbiguousMoveError,
+    BoardArgumentError,
     IllegalMoveError,
     InvalidMoveError,
     MoveErrorCode,
@@ -100,3 +101,38 @@ def test_an_ambiguous_short_form_has_the_ambiguous_code() -> None:
     assert error.code is C.AMBIGUOUS
     twin = pickle.loads(pickle.dumps(IllegalMoveError("no", C.NO_FIT)))
     assert twin.code is C.NO_FIT and str(twin) == "no"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variant": None}, "a variant is sun, sun-2 or sun-3 .* not NoneType None"),
+        ({"variant": "sun-4"}, "unknown variant 'sun-4'"),
+        ({"deal": 1.5}, "a deal number is a whole number 0 to 2\\^64-1, not float 1.5"),
+        ({"deal": True}, "a deal number is a whole number 0 to 2\\^64-1, not bool True"),
+        ({"deal": "7"}, "not str '7'"),
+        ({"deal": -1}, "a deal number is 0 to 2\\^64-1, not -1"),
+        ({"deal": 2**64}, "a deal number is 0 to 2\\^64-1, not 18446744073709551616"),
+        ({"deck": "AS 2S"}, "a deck is a sequence of 104 Cards, not str"),
+        ({"deck": 5}, "a deck is a sequence of 104 Cards, not int"),
+        ({"deck": list(range(104))}, "a deck holds Cards, not int 0"),
+        ({"deck": []}, "a deck has 104 cards, not 0"),
+    ],
+)
+def test_the_constructor_refuses_arguments_it_cannot_take(
+    kwargs: dict[str, object], message: str
+) -> None:
+    variant = kwargs.pop("variant", "sun")
+    with pytest.raises(BoardArgumentError, match=message):
+        Board(variant, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_deal_or_wind_naming_numbers_instead_of_cards_is_refused() -> None:
+    board = Board("sun")
+    with pytest.raises(IllegalMoveError, match="a deal names cards, not int 0") as info:
+        board.push(Move.deal(tuple(range(13))))  # type: ignore[arg-type]
+    assert info.value.code is C.NOT_A_CARD
+    assert board.deals == 0 and board.move_count == 0
+    dealt = Board("sun", deal=1)
+    with pytest.raises(IllegalMoveError, match="a deal names cards"):
+        dealt.push(Move.deal(tuple(int(c) for c in dealt.deck[:13])))  # type: ignore[index]

@@ -16,7 +16,7 @@ from typing import Any
 
 from sunlog.engine.cards import CARDS, Card, Suit
 from sunlog.engine.deal import MAX_DEAL, deal_deck, wind_row
-from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, clip
+from sunlog.engine.errors import AmbiguousMoveError, BoardArgumentError, IllegalMoveError, clip
 from sunlog.engine.errors import MoveErrorCode as _C
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.played import (
@@ -125,14 +125,12 @@ class Board:
         deal: int | None = None,
         deck: Sequence[Card] | None = None,
     ) -> None:
-        self.variant = variant if isinstance(variant, Variant) else Variant.parse(variant)
-        if deal is not None and not 0 <= deal < MAX_DEAL:
-            raise ValueError(f"a deal number is 0 to 2^64-1, not {deal}")
+        self.variant = _variant_argument(variant)
+        _check_deal_argument(deal)
         if deck is not None:
-            deck = list(deck)
-            _check_deck(deck)
+            deck = _deck_argument(deck)
             if deal is not None and deck != deal_deck(deal):
-                raise ValueError(f"the Deck tag is not the deck of deal {deal}")
+                raise BoardArgumentError(f"the Deck tag is not the deck of deal {deal}")
         elif deal is not None:
             deck = deal_deck(deal)
         self.deal_number = deal
@@ -968,6 +966,8 @@ class Board:
         if self.deals >= DEALS:
             raise IllegalMoveError("all 8 deals have been made", _C.DEALS_DONE)
         named = move.cards
+        if named is not None:
+            _check_named_cards(named, "a deal")
         if named is not None and len(named) != RAYS:
             raise IllegalMoveError(
                 f"a deal names 13 cards, one per ray, not {len(named)}", _C.DEAL_SIZE
@@ -1087,6 +1087,7 @@ class Board:
                     _C.WIND_ROW_UNNAMED,
                 )
             return wind_row(self.deal_number, collected)
+        _check_named_cards(move.cards, "the wind")
         row = list(move.cards)
         if Counter(row) != Counter(collected):
             missing = Counter(collected) - Counter(row)
@@ -1626,14 +1627,62 @@ def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
-def _check_deck(deck: list[Card]) -> None:
-    if len(deck) != 104:
-        raise ValueError(f"a deck has 104 cards, not {len(deck)}")
-    counts = Counter(deck)
+def _variant_argument(variant: object) -> Variant:
+    """The variant a :class:`Board` is made for: a :class:`Variant` or its name."""
+    if isinstance(variant, Variant):
+        return variant
+    if not isinstance(variant, str):
+        raise BoardArgumentError(
+            f"a variant is sun, sun-2 or sun-3 (a Variant or its name), "
+            f"not {type(variant).__name__} {clip(repr(variant))}"
+        )
+    try:
+        return Variant.parse(variant)
+    except ValueError as exc:
+        raise BoardArgumentError(str(exc)) from None
+
+
+def _check_deal_argument(deal: object) -> None:
+    """A deal number is ``None`` or a whole number 0 to 2^64-1 (not ``True``, not 1.5)."""
+    if deal is None:
+        return
+    if not isinstance(deal, int) or isinstance(deal, bool):
+        raise BoardArgumentError(
+            f"a deal number is a whole number 0 to 2^64-1, not {type(deal).__name__} "
+            f"{clip(repr(deal))}"
+        )
+    if not 0 <= deal < MAX_DEAL:
+        raise BoardArgumentError(f"a deal number is 0 to 2^64-1, not {deal}")
+
+
+def _deck_argument(deck: object) -> list[Card]:
+    """A deck: 104 cards, each of the 52 twice, top first."""
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+        raise BoardArgumentError(f"a deck is a sequence of 104 Cards, not {type(deck).__name__}")
+    cards = list(deck)
+    strangers = [c for c in cards if not isinstance(c, Card)]
+    if strangers:
+        raise BoardArgumentError(
+            f"a deck holds Cards, not {type(strangers[0]).__name__} {clip(repr(strangers[0]))}"
+        )
+    if len(cards) != 104:
+        raise BoardArgumentError(f"a deck has 104 cards, not {len(cards)}")
+    counts = Counter(cards)
     wrong = sorted(c for c in CARDS if counts[c] != 2)
     if wrong:
         details = ", ".join(f"{c} ×{counts[c]}" for c in wrong[:6])
-        raise ValueError(f"a deck holds every card exactly twice; here: {details}")
+        raise BoardArgumentError(f"a deck holds every card exactly twice; here: {details}")
+    return cards
+
+
+def _check_named_cards(cards: tuple[Card, ...], what: str) -> None:
+    """The cards a deal or the wind names must be Cards (a plain int is no card)."""
+    for card in cards:
+        if not isinstance(card, Card):
+            raise IllegalMoveError(
+                f"{what} names cards, not {type(card).__name__} {clip(repr(card))}",
+                _C.NOT_A_CARD,
+            )
 
 
 def _remap_undo(source: Board, target: Board) -> list[tuple[Any, ...]]:
