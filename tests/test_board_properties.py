@@ -335,6 +335,6 @@ def test_copy_has_every_attribute_of_the_board() -> None:
     twin = board.copy()
     names = [name for name in dir(board) if not name.startswith("__")]
     values = [name for name in names if not callable(getattr(board, name))]
-    assert {"variant", "deal_number", "_deck", "_undo", "_two_piles"} <= set(values)
+    assert {"variant", "deal_number", "_deck", "_undo", "_rules"} <= set(values)
     for name in values:
         assert getattr(twin, name) == getattr(board, name), name

@@ -33,12 +33,11 @@ from sunlog.engine.played import (
     WindBlown,
     WindSpot,
 )
+from sunlog.engine.rules import DEALS, RAYS, RULES, PileKind, gather_out, takes
 
-__all__ = ["RAYS", "Board", "Stage", "Status", "Variant"]
+__all__ = ["DEALS", "RAYS", "Board", "Stage", "Status", "Variant"]
 
 #: Number of rays around the sun, and of deals in stage 1.
-RAYS = 13
-DEALS = 8
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 _SUIT_KEYS = ("S", "H", "D", "C")
 
@@ -147,7 +146,8 @@ class Board:
         self.wind_row: list[Card] | None = None
         self.move_stack: list[Move] = []
         self._undo: list[tuple[Any, ...]] = []
-        self._two_piles = self.variant is Variant.SUN3
+        #: What this variant changes in the rules (data, read by the rules below).
+        self._rules = RULES[self.variant.value]
         # Until the first gather, every card off the foundations lies on the ray it was
         # dealt to, unless sun-3 has put one onto an empty ray (then this turns True for
         # good): the bare card's search looks at the rays its two copies were dealt to.
@@ -201,7 +201,7 @@ class Board:
 
     def kings_pile(self, suit: int) -> list[Card]:
         """The kings pile of ``suit`` (``sun`` and ``sun-2`` only)."""
-        if self._two_piles:
+        if self._rules.two_aces_piles:
             raise ValueError("sun-3 has no kings piles")
         return self.foundations[suit + 4]
 
@@ -234,7 +234,7 @@ class Board:
         other.opened = self.opened
         other.gathered = self.gathered
         other.stage = self.stage
-        other._two_piles = self._two_piles
+        other._rules = self._rules
         other._parked = self._parked
         other._copies = self._copies  # never mutated
         other._named = None if self._named is None else list(self._named)
@@ -273,7 +273,7 @@ class Board:
             if self._deck is not None:
                 yield Move.deal()
             return
-        if self.stage < Stage.SUNSET and self.variant is not Variant.SUN2:
+        if self.stage < Stage.SUNSET and self._rules.opens:
             for n in range(self.opened + 1, RAYS + 1):
                 yield Move.open(n)
         if self.stage < Stage.WIND:
@@ -303,7 +303,7 @@ class Board:
             yield from _row_ends(Place.CLOUD, k, cloud)
         if self.wind_row:
             yield from _row_ends(Place.WIND, 0, self.wind_row)
-        if not self._two_piles:
+        if self._rules.shifts:
             for i, pile in enumerate(self.foundations):
                 if len(pile) > 1:
                     yield (Place.ACES if i < 4 else Place.KINGS, i, len(pile) - 1, pile[-1])
@@ -313,29 +313,28 @@ class Board:
         place, _, _, card = reading
         suit = card // 13
         found = self.foundations
-        if place is Place.ACES:
-            kings = found[suit + 4]
-            if kings and kings[-1] - 1 == card:
-                yield (Target.KINGS, suit + 4)
+        if place is Place.ACES or place is Place.KINGS:  # onto the other pile of its suit
+            other = suit + 4 if place is Place.ACES else suit
+            if found[other] and self._takes(other, card):
+                yield (Target.KINGS if place is Place.ACES else Target.ACES, other)
             return
-        if place is Place.KINGS:
-            aces = found[suit]
-            if aces and aces[-1] + 1 == card:
-                yield (Target.ACES, suit)
-            return
-        if self._two_piles:
-            if _fits_aces(found[suit], card):
-                yield (Target.ACES1, suit)
-            if _fits_aces(found[suit + 4], card):
-                yield (Target.ACES2, suit + 4)
+        for i in (suit, suit + 4):
+            if self._takes(i, card):
+                yield (self._pile_target(i), i)
+        if self._rules.parks:
             for n, ray in enumerate(self.rays, 1):
                 if not ray:
                     yield (Target.RAY, n)
-        else:
-            if _fits_aces(found[suit], card):
-                yield (Target.ACES, suit)
-            if _fits_kings(found[suit + 4], card):
-                yield (Target.KINGS, suit + 4)
+
+    def _takes(self, i: int, card: int) -> bool:
+        """Whether foundation pile ``i`` (of ``card``'s suit) takes ``card`` now."""
+        return takes(self._rules.piles[i], len(self.foundations[i]), card)
+
+    def _pile_target(self, i: int) -> Target:
+        """The target that names foundation pile ``i``: A or K, or A1 or A2 in sun-3."""
+        if self._rules.two_aces_piles:
+            return Target.ACES1 if i < 4 else Target.ACES2
+        return Target.ACES if i < 4 else Target.KINGS
 
     def _canonical(self, reading: _Reading, target: Target, dst: int) -> Move:
         """The canonical move for a legal (reading, target): SPEC 5.2's writer rules."""
@@ -355,9 +354,7 @@ class Board:
         target_ray = None
         if target is _T_RAY:
             target_ray, dst = dst, -1
-        elif target is _T_ACES1 or (
-            target is _T_ACES2 and not _fits_aces(self.foundations[dst - 4], card)
-        ):
+        elif target is _T_ACES1 or (target is _T_ACES2 and not self._takes(dst - 4, card)):
             target = _T_ACES  # A2 is written only where the first pile would take it too
         src_index = index if place is _P_RAY or place is _P_CLOUD else None
         return Move(_K_CARD, src_index, card, place, depth, end, target, target_ray)
@@ -467,7 +464,7 @@ class Board:
                     pos -= 1
                 if pos < 0:
                     return False
-            if self._two_piles:
+            if self._rules.two_aces_piles:
                 found = self.foundations
                 if target is _T_ACES:  # the first of its two aces piles that takes it
                     dst = found[card // 13]
@@ -530,7 +527,7 @@ class Board:
             if dst is None:
                 return False
         else:  # a foundation's top, onto the other foundation of its suit
-            if self._two_piles:
+            if self._rules.two_aces_piles:
                 return False
             base = 0 if source is _P_ACES else 4
             if card is None:
@@ -584,13 +581,13 @@ class Board:
         left = 2  # copies not found yet
         if aces and aces[-1] >= card:
             left -= 1
-            if aces[-1] == card and len(aces) > 1 and not self._two_piles:
+            if aces[-1] == card and len(aces) > 1 and not self._rules.two_aces_piles:
                 dst = self._fits(card, _P_ACES, target, target_ray)
                 if dst is not None:
                     src, pos = aces, len(aces) - 1
-        if other and (other[-1] >= card if self._two_piles else other[-1] <= card):
+        if other and (other[-1] >= card if self._rules.two_aces_piles else other[-1] <= card):
             left -= 1
-            if other[-1] == card and len(other) > 1 and not self._two_piles:
+            if other[-1] == card and len(other) > 1 and not self._rules.two_aces_piles:
                 fits = self._fits(card, _P_KINGS, target, target_ray)
                 if fits is not None:
                     if dst is not None:
@@ -600,7 +597,7 @@ class Board:
             return src, pos, dst
         # Where a copy off the foundations goes: _fits inlined (a call is a tenth of this
         # search), but for sun-3's targets other than A.
-        if self._two_piles:
+        if self._rules.two_aces_piles:
             if target is _T_ACES:  # the first of its two aces piles that takes it
                 if aces[-1] + 1 == card if aces else card % 13 == 0:
                     fits = aces
@@ -684,7 +681,7 @@ class Board:
         (as :meth:`_destination` decides it), else ``None``."""
         found, suit = self.foundations, card // 13
         if target is _T_ACES:
-            if self._two_piles:
+            if self._rules.two_aces_piles:
                 for dst in (found[suit], found[suit + 4]):
                     if dst[-1] + 1 == card if dst else card % 13 == 0:
                         return dst
@@ -694,13 +691,13 @@ class Board:
                 return dst if dst[-1] + 1 == card and place is not _P_ACES else None
             return dst if card % 13 == 0 and place is not _P_KINGS else None
         if target is _T_KINGS:
-            if self._two_piles or place is _P_KINGS:
+            if self._rules.two_aces_piles or place is _P_KINGS:
                 return None
             dst = found[suit + 4]
             if dst:
                 return dst if dst[-1] - 1 == card else None
             return dst if card % 13 == 12 and place is not _P_ACES else None
-        if not self._two_piles:
+        if not self._rules.two_aces_piles:
             return None
         if target is _T_RAY:
             if target_ray is None or not 0 < target_ray <= RAYS:
@@ -777,7 +774,7 @@ class Board:
         target: Spot
         if found[suit] is dst or found[suit + 4] is dst:
             dst_index = suit if found[suit] is dst else suit + 4
-            if self._two_piles:
+            if self._rules.two_aces_piles:
                 pile = 1 if dst_index < 4 else 2
                 target_enum = _T_ACES1 if pile == 1 else _T_ACES2
                 target = _ACES_SPOTS[suit][pile]
@@ -813,7 +810,7 @@ class Board:
         :meth:`_canonical` makes it."""
         if target is _T_ACES1:
             target = _T_ACES  # A2 is written only where the first pile would take it too
-        elif target is _T_ACES2 and not _fits_aces(self.foundations[dst - 4], card):
+        elif target is _T_ACES2 and not self._takes(dst - 4, card):
             target = _T_ACES
         target_ray = dst if target is _T_RAY else None
         _, n, written, source, depth, _, written_target, written_ray, _ = move
@@ -1010,7 +1007,7 @@ class Board:
     def _check_open(self, n: int | None) -> int:
         """The ray ``open n`` opens, or why it cannot be opened now."""
         assert n is not None
-        if self.variant is Variant.SUN2:
+        if not self._rules.opens:
             raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened", _C.NO_STAGE_2)
         if self.deals < DEALS or len(self.foundations[0]) == 13:  # else not over: no call
             self._not_over("open")
@@ -1052,12 +1049,13 @@ class Board:
         ray = self.rays[n - 1]
         cards = ray[:]
         ray.clear()
-        room = RAYS - n
-        dealt = min(room, len(cards))
-        any(map(list.append, self.rays[n : n + dealt], cards))  # onto the next rays
-        cloud = len(cards) > room
+        onto, rest = gather_out(cards, n)
+        dealt = len(onto)
+        for ray, card in zip(self.rays[n : n + dealt], onto, strict=True):
+            ray.append(card)
+        cloud = bool(rest)
         if cloud:
-            self.clouds.append(cards[room:])
+            self.clouds.append(list(rest))
         self._undo.append(
             (_GATHER, n, cards, dealt, cloud, self.open_ray, self.gathered, self.stage)
         )
@@ -1118,7 +1116,7 @@ class Board:
         src = self._pile(place, index)
         dst.append(src.pop(pos))
         self._undo.append((_CARD, src, pos, dst))
-        if self._two_piles:
+        if self._rules.two_aces_piles:
             suit, found = card // 13, self.foundations
             if dst is not found[suit] and dst is not found[suit + 4]:
                 self._parked = True  # onto a ray
@@ -1288,7 +1286,7 @@ class Board:
         return found
 
     def _foundation_readings(self, move: Move) -> list[_Reading]:
-        if self._two_piles:
+        if self._rules.two_aces_piles:
             raise IllegalMoveError(
                 "cards on the foundations are never playable in sun-3", _C.NOT_PLAYABLE
             )
@@ -1327,7 +1325,7 @@ class Board:
         suit = card // 13
         found = self.foundations
         if target is Target.RAY:
-            if not self._two_piles:
+            if not self._rules.two_aces_piles:
                 raise IllegalMoveError(
                     "cards go onto rays only in sun-3 (temporary places); "
                     f"this game is {self.variant.value}",
@@ -1345,7 +1343,7 @@ class Board:
                 )
             return target, ray
         if target is Target.KINGS:
-            if self._two_piles:
+            if self._rules.two_aces_piles:
                 raise IllegalMoveError(
                     "sun-3 has no kings piles: write A, A1 or A2", _C.WRONG_TARGET
                 )
@@ -1358,13 +1356,13 @@ class Board:
                     "an empty pile from another foundation",
                     _C.EMPTY_FOUNDATION,
                 )
-            if not _fits_kings(pile, card):
+            if not takes(PileKind.KINGS, len(pile), card):
                 raise IllegalMoveError(_misfit(card, pile, "kings"), _C.NO_FIT)
             return target, pile
-        if self._two_piles:
+        if self._rules.two_aces_piles:
             if target is Target.ACES:
                 for pile in (found[suit], found[suit + 4]):
-                    if _fits_aces(pile, card):
+                    if takes(PileKind.ACES, len(pile), card):
                         return target, pile
                 tops = " and ".join(str(p[-1]) if p else "empty" for p in found[suit::4])
                 raise IllegalMoveError(
@@ -1372,7 +1370,7 @@ class Board:
                     _C.NO_FIT,
                 )
             pile = found[suit if target is Target.ACES1 else suit + 4]
-            if not _fits_aces(pile, card):
+            if not takes(PileKind.ACES, len(pile), card):
                 which = "first" if target is Target.ACES1 else "second"
                 raise IllegalMoveError(_misfit(card, pile, "aces", which), _C.NO_FIT)
             return target, pile
@@ -1390,7 +1388,7 @@ class Board:
                 "an empty pile from another foundation",
                 _C.EMPTY_FOUNDATION,
             )
-        if not _fits_aces(pile, card):
+        if not takes(PileKind.ACES, len(pile), card):
             raise IllegalMoveError(_misfit(card, pile, "aces"), _C.NO_FIT)
         return target, pile
 
@@ -1462,19 +1460,17 @@ class Board:
             if cloud:
                 cards += (cloud[0], cloud[-1])
         found = self.foundations
-        if self._two_piles:
+        if self._rules.parks:  # each empty ray lets one more card of the row's ends out
             free = sum(1 for ray in self.rays if not ray)
             cards += row[: free + 1] + row[max(0, len(row) - free - 1) :]
-            return any(
-                _fits_aces(found[c // 13], c) or _fits_aces(found[c // 13 + 4], c) for c in cards
-            )
-        if row:
+        elif row:
             cards += (row[0], row[-1])
         for card in cards:
-            aces, kings = found[card // 13], found[card // 13 + 4]
-            if aces and kings and kings[-1] == aces[-1] + 1:
+            suit = card // 13
+            aces, other = found[suit], found[suit + 4]
+            if self._rules.shifts and aces and other and other[-1] == aces[-1] + 1:
                 return True  # shifting between the two piles lets any card of the suit on
-            if _fits_aces(aces, card) or _fits_kings(kings, card):
+            if self._takes(suit, card) or self._takes(suit + 4, card):
                 return True
         return False
 
@@ -1484,7 +1480,7 @@ class Board:
         """The position object of SPEC 6."""
         names = _card_names
         found = self.foundations
-        if self._two_piles:
+        if self._rules.two_aces_piles:
             foundations: dict[str, Any] = {
                 "aces": {
                     k: [names(found[s]), names(found[s + 4])] for s, k in enumerate(_SUIT_KEYS)
@@ -1566,16 +1562,6 @@ def _deck_copies(deck: list[Card]) -> tuple[bytes, bytes]:
 
 _UP = bytes(range(104))
 _DOWN = _UP[::-1]
-
-
-def _fits_aces(pile: list[Card], card: int) -> bool:
-    """An aces pile takes an ace when empty, else the next card of its suit up."""
-    return pile[-1] + 1 == card if pile else card % 13 == 0
-
-
-def _fits_kings(pile: list[Card], card: int) -> bool:
-    """A kings pile takes a king when empty, else the next card of its suit down."""
-    return pile[-1] - 1 == card if pile else card % 13 == 12
 
 
 def _misfit(card: Card, pile: list[Card], kind: str, which: str = "") -> str:

@@ -1,0 +1,88 @@
+"""The rules of Sun written once (SPEC 3): what a foundation pile takes next, how a
+gathered ray is dealt out, and what each variant changes.
+
+The board, the policies' model and the solver keep positions in their own forms (lists
+of cards, ranks per suit, bytes), but ask these functions and tables the same questions.
+A foundation pile always holds a run of one suit from its base, so its height alone says
+what it takes next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TypeVar
+
+__all__ = [
+    "DEALS",
+    "RAYS",
+    "RULES",
+    "PileKind",
+    "VariantRules",
+    "gather_out",
+    "next_rank",
+    "takes",
+]
+
+#: Number of rays around the sun, and of deals in stage 1.
+RAYS = 13
+DEALS = 8
+
+T = TypeVar("T")
+
+
+class PileKind(IntEnum):
+    """A foundation pile built up from its ace, or down from its king."""
+
+    ACES = 0
+    KINGS = 1
+
+
+def next_rank(kind: PileKind, height: int) -> int:
+    """The rank (0 for an ace .. 12 for a king) a pile of ``height`` cards takes next, or
+    -1 when it is complete: an aces pile holds A..``height`` and takes the next card up, a
+    kings pile holds K down and takes the next card down (SPEC 3.1)."""
+    if height >= 13:
+        return -1
+    return height if kind is PileKind.ACES else 12 - height
+
+
+def takes(kind: PileKind, height: int, card: int) -> bool:
+    """Whether a pile of ``card``'s suit with ``height`` cards takes ``card``."""
+    return card % 13 == next_rank(kind, height)
+
+
+def gather_out(cards: Sequence[T], n: int) -> tuple[Sequence[T], Sequence[T]]:
+    """Gathering ray ``n`` (SPEC 3.4): its cards, inner first, go one each onto rays
+    ``n + 1``, ``n + 2``... up to ray 13; what is left over makes a new cloud. Returns
+    (the cards dealt onto the following rays, in order; the cloud, empty if none)."""
+    room = RAYS - n
+    return cards[:room], cards[room:]
+
+
+@dataclass(frozen=True)
+class VariantRules:
+    """What a variant changes (SPEC 2): the kinds of its eight foundation piles (suits
+    S H D C, then the second pile of each), and three switches."""
+
+    #: The kind of each foundation pile, by index (suit, then suit + 4).
+    piles: tuple[PileKind, ...]
+    #: Stage 2 exists: rays can be opened (not in sun-2).
+    opens: bool
+    #: A card may wait on an empty ray (sun-3's temporary places).
+    parks: bool
+    #: A foundation's top may move onto the other pile of its suit (sun and sun-2); where
+    #: false, cards on the foundations never move.
+    shifts: bool
+    #: Each suit has a first and a second aces pile (sun-3), not an aces and a kings pile.
+    two_aces_piles: bool
+
+
+_ACES_AND_KINGS = (PileKind.ACES,) * 4 + (PileKind.KINGS,) * 4
+#: The rules of each variant, by its name.
+RULES = {
+    "sun": VariantRules(_ACES_AND_KINGS, True, False, True, False),
+    "sun-2": VariantRules(_ACES_AND_KINGS, False, False, True, False),
+    "sun-3": VariantRules((PileKind.ACES,) * 8, True, True, False, True),
+}
