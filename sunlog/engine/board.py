@@ -85,6 +85,8 @@ class Status(Enum):
 # A reading of a card move: (place, index, pos, card). ``index`` is the ray or cloud number,
 # or the foundation pile's index; ``pos`` the card's list index within its pile.
 _Reading = tuple[Place, int, int, Card]
+# A legal reading with its source and destination piles: (place, index, pos, card, src, dst).
+_Plan = tuple[Place, int, int, Card, list[Card], list[Card]]
 # Undo records, tagged by their first item.
 _CARD, _DEAL, _OPEN, _GATHER, _WIND = range(5)
 # Enum members as module constants for the hot paths (an enum attribute costs some
@@ -309,26 +311,22 @@ class Board:
                     yield (Place.ACES if i < 4 else Place.KINGS, i, len(pile) - 1, pile[-1])
 
     def _targets(self, reading: _Reading) -> Iterator[tuple[Target, int]]:
-        """The (target, destination index) pairs where the reading's card may go."""
+        """The (target, destination index) pairs where the reading's card may go: each
+        foundation pile of its suit, then (sun-3) each empty ray, as :meth:`_dest` allows."""
         place, _, _, card = reading
         suit = card // 13
-        found = self.foundations
-        if place is Place.ACES or place is Place.KINGS:  # onto the other pile of its suit
-            other = suit + 4 if place is Place.ACES else suit
-            if found[other] and self._takes(other, card):
-                yield (Target.KINGS if place is Place.ACES else Target.ACES, other)
-            return
         for i in (suit, suit + 4):
-            if self._takes(i, card):
-                yield (self._pile_target(i), i)
-        if self._rules.parks:
-            for n, ray in enumerate(self.rays, 1):
-                if not ray:
+            target = self._pile_target(i)
+            if self._dest(card, place, target, None) is not None:
+                yield (target, i)
+        if self._rules.parks and place is not Place.ACES and place is not Place.KINGS:
+            for n in range(1, RAYS + 1):
+                if self._dest(card, place, Target.RAY, n) is not None:
                     yield (Target.RAY, n)
 
     def _takes(self, i: int, card: int) -> bool:
         """Whether foundation pile ``i`` (of ``card``'s suit) takes ``card`` now."""
-        return takes(self._rules.piles[i], len(self.foundations[i]), card)
+        return self._rules.next_rank[i][len(self.foundations[i])] == card % 13
 
     def _pile_target(self, i: int) -> Target:
         """The target that names foundation pile ``i``: A or K, or A1 or A2 in sun-3."""
@@ -405,10 +403,14 @@ class Board:
         """Check ``move`` against every rule and play it."""
         kind = move[0]
         if kind is _K_CARD:
-            if self.try_push(move):
-                return
-            reading, _target, dst = self._resolve_card(move)
-            self._apply_card(reading, dst)
+            plans = self._card_plans(move)
+            if len(plans) != 1:
+                self._settle(move, plans)
+            _, _, pos, _, src, dst = plans[0]
+            dst.append(src.pop(pos))
+            self._undo.append((_CARD, src, pos, dst))
+            if move[6] is _T_RAY:  # the target
+                self._parked = True
         elif kind is _K_DEAL:
             self._apply_deal(self._resolve_deal(move))
         elif kind is _K_OPEN:
@@ -423,291 +425,225 @@ class Board:
         self.move_stack.append(move)
 
     def try_push(self, move: Move) -> bool:
-        """Play a card move if its one legal reading is found straight away, and say so.
+        """Play ``move`` if it is legal and say so; ``False``, with the board unchanged,
+        when it is not (no message is built). Kept for callers of the quick lane:
+        :meth:`push` is as fast."""
+        try:
+            self.push(move)
+        except ValueError:
+            return False
+        return True
 
-        The fast path of :meth:`push`, for callers that push many moves (the quick lane):
-        the card's playable copies are found straight from the piles the move names (a
-        bare card: from the ray tops, the open ray, the ends of the rows and its suit's
-        foundations). ``False``, with the board unchanged, for anything else (no legal
-        reading, several, which SPEC 5.2 accepts only when they give the same position,
-        or a move that is no card move): :meth:`push` decides those and explains what is
-        wrong or ambiguous. No message is built here."""
-        _, n, card, source, depth, end, target, target_ray, _ = move  # one unpacking: hot
-        src: list[Card] | None
-        dst: list[Card] | None
+    def _card_plans(self, move: Move) -> list[_Plan]:
+        """Every legal reading of a card move with where its card goes, once per distinct
+        result: (place, index, pos, card, source pile, destination pile). No message is
+        built here: an empty list is explained by :meth:`_explain_card`.
+
+        The card's playable copies are looked for only where the move says (a bare card:
+        its suit's foundations, the open ray, the ray tops that can hold it, the ends of
+        the rows), and where a card may go is asked of :meth:`_dest`, the one rule."""
+        _, n, card, source, depth, end, target, target_ray, _ = move
         if source is _P_RAY:
             if n is None or not 0 < n <= RAYS:
-                return False
+                return []
             src = self.rays[n - 1]
             if not src:
-                return False
+                return []
             top = len(src) - 1
+            is_open = n == self.open_ray
             if depth is not None:
                 pos = top + 1 - depth
-                if depth < 1 or pos < 0 or (depth > 1 and n != self.open_ray):
-                    return False
+                if depth < 1 or pos < 0 or (depth > 1 and not is_open):
+                    return []
                 if card is None:
                     card = src[pos]
                 elif src[pos] != card:
-                    return False
+                    return []
             elif card is None:
-                if top and n == self.open_ray:
-                    return False  # any card of the open ray: the general path reads them all
+                if top and is_open:  # any card of the open ray
+                    return self._off_plans(
+                        [(_P_RAY, n, pos, c) for pos, c in _open_ray_cards(src)],
+                        target,
+                        target_ray,
+                    )
                 pos, card = top, src[top]
             elif src[top] == card:
                 pos = top
-            elif n != self.open_ray:
-                return False
+            elif not is_open:
+                return []
             else:  # the open ray: the outermost copy
                 pos = top - 1
                 while pos >= 0 and src[pos] != card:
                     pos -= 1
                 if pos < 0:
-                    return False
-            if self._rules.two_aces_piles:
-                found = self.foundations
-                if target is _T_ACES:  # the first of its two aces piles that takes it
-                    dst = found[card // 13]
-                    if not (dst[-1] + 1 == card if dst else card % 13 == 0):
-                        dst = found[card // 13 + 4]
-                        if not (dst[-1] + 1 == card if dst else card % 13 == 0):
-                            return False
-                else:
-                    dst = self._fits(card, source, target, target_ray)
-                    if dst is None:
-                        return False
-            elif target is _T_ACES:  # _fits inlined for sun and sun-2, as in _bare_reading
-                dst = self.foundations[card // 13]
-                if not (dst[-1] + 1 == card if dst else card % 13 == 0):
-                    return False
-            elif target is _T_KINGS:
-                dst = self.foundations[card // 13 + 4]
-                if not (dst[-1] - 1 == card if dst else card % 13 == 12):
-                    return False
-            else:
-                return False  # onto a ray or a second aces pile: sun-3 only
-        elif source is None:
-            if card is None:
-                return False
-            src, pos, dst = self._bare_reading(card, target, target_ray)
-            if dst is None or src is None:
-                return False
-        elif source is _P_CLOUD or source is _P_WIND:
+                    return []
+            dst = self._dest(card, _P_RAY, target, target_ray)
+            return [] if dst is None else [(_P_RAY, n, pos, card, src, dst)]
+        if source is None:
+            return [] if card is None else self._bare_plans(card, target, target_ray)
+        if source is _P_CLOUD or source is _P_WIND:
             if source is _P_WIND:
-                row = self.wind_row
+                row, n = self.wind_row, 0
             else:
                 row = self.clouds[n - 1] if n is not None and 0 < n <= len(self.clouds) else None
-            if not row:
-                return False
+            if not row or n is None:
+                return []
             last = len(row) - 1
             if end is not None:
                 pos = 0 if end is _E_LEFT else last
-                if card is None:
-                    card = row[pos]
-                elif row[pos] != card:
-                    return False
-            elif card is None:
-                pos, card = 0, row[0]
-                if last:  # either end: the one whose card goes there, if only one's does
-                    at_left = self._fits(card, source, target, target_ray)
-                    at_right = self._fits(row[last], source, target, target_ray)
-                    if (at_left is None) is (at_right is None):
-                        return False  # neither, or both: the general path decides
-                    if at_left is None:
-                        pos, card = last, row[last]
+                if card is not None and row[pos] != card:
+                    return []
+                readings = [(source, n, pos, row[pos])]
             else:
-                left, right = row[0] == card, row[last] == card
-                if left and right and last:
-                    return False  # both ends: the general path decides
-                if not (left or right):
-                    return False
-                pos = 0 if left else last
-            src = row
-            dst = self._fits(card, source, target, target_ray)
-            if dst is None:
-                return False
-        else:  # a foundation's top, onto the other foundation of its suit
-            if self._rules.two_aces_piles:
-                return False
-            base = 0 if source is _P_ACES else 4
-            if card is None:
-                dst = None
-                src = None
-                for pile in self.foundations[base : base + 4]:
-                    if len(pile) > 1:
-                        fits = self._fits(pile[-1], source, target, target_ray)
-                        if fits is not None:
-                            if dst is not None:
-                                return False
-                            src, dst = pile, fits
-                if dst is None or src is None:
-                    return False
-            else:
-                src = self.foundations[base + card // 13]
-                if len(src) < 2 or src[-1] != card:
-                    return False
-                dst = self._fits(card, source, target, target_ray)
-                if dst is None:
-                    return False
-            pos = len(src) - 1
-        dst.append(src.pop(pos))
-        self._undo.append((_CARD, src, pos, dst))
-        self.move_stack.append(move)
-        if target is _T_RAY:
-            self._parked = True
-        return True
-
-    def _bare_reading(
-        self, card: Card, target: Target | None, target_ray: int | None
-    ) -> tuple[list[Card] | None, int, list[Card] | None]:
-        """The (pile, pos, destination) of the one legal reading of a bare card move (no
-        source named), or destination ``None`` when no reading or more than one is legal.
-
-        Each playable copy once per distinct result, as :meth:`_playable` gives them, found
-        without scanning every place: a game holds two copies of a card, and the
-        foundations tell at once whether they hold one (a pile holds a run of its suit),
-        so the search stops once both copies are found; before the first gather, only the
-        rays its copies were dealt to can hold them. No list of readings is made, and a
-        copy on a ray, a cloud or the wind row goes where any other would (only a
-        foundation's own top is told apart), so their destination is asked once, and the
-        search is skipped when it is ``None``: then only a foundation's copy may be played.
-        """
-        suit = card // 13
-        found = self.foundations
-        aces, other = found[suit], found[suit + 4]
-        src: list[Card] | None = None
-        dst: list[Card] | None = None
-        pos = 0
-        left = 2  # copies not found yet
-        if aces and aces[-1] >= card:
-            left -= 1
-            if aces[-1] == card and len(aces) > 1 and not self._rules.two_aces_piles:
-                dst = self._fits(card, _P_ACES, target, target_ray)
+                readings = [(source, n, 0, row[0])]
+                if last:
+                    readings.append((source, n, last, row[last]))
+                if card is not None:
+                    readings = [r for r in readings if r[3] == card]
+            return self._off_plans(readings, target, target_ray)
+        # A foundation's top, onto the other foundation of its suit.
+        if not self._rules.shifts:
+            return []
+        base = 0 if source is _P_ACES else 4
+        plans: list[_Plan] = []
+        for i in range(base, base + 4) if card is None else (base + card // 13,):
+            pile = self.foundations[i]
+            if len(pile) > 1 and (card is None or pile[-1] == card):
+                dst = self._dest(pile[-1], source, target, target_ray)
                 if dst is not None:
-                    src, pos = aces, len(aces) - 1
-        if other and (other[-1] >= card if self._rules.two_aces_piles else other[-1] <= card):
-            left -= 1
-            if other[-1] == card and len(other) > 1 and not self._rules.two_aces_piles:
-                fits = self._fits(card, _P_KINGS, target, target_ray)
-                if fits is not None:
+                    plans.append((source, i, len(pile) - 1, pile[-1], pile, dst))
+        return plans
+
+    def _off_plans(
+        self, readings: list[_Reading], target: Target | None, target_ray: int | None
+    ) -> list[_Plan]:
+        """The plans of readings off the foundations (a ray, a cloud, the wind row): where
+        a card from any of them goes depends on the card alone."""
+        plans: list[_Plan] = []
+        for place, index, pos, card in readings:
+            dst = self._dest(card, place, target, target_ray)
+            if dst is not None:
+                plans.append((place, index, pos, card, self._pile(place, index), dst))
+        return plans
+
+    def _bare_plans(self, card: Card, target: Target | None, target_ray: int | None) -> list[_Plan]:
+        """The plans of a bare card move (no source named): each playable copy once per
+        distinct result, as :meth:`_playable` gives them, found without scanning every
+        place. A game holds two copies of a card and a foundation's height says whether
+        it holds one, so the search ends once both are found; before the first gather (and
+        before sun-3 parks a card), a copy off the foundations lies on the ray it was
+        dealt to, which the deck says. A copy off the foundations goes where any other
+        would, so its destination is asked once, and the search is skipped when it has
+        none."""
+        suit = card // 13
+        rules = self._rules
+        found = self.foundations
+        held = rules.held
+        rank = card % 13
+        plans: list[_Plan] = []
+        left = 2  # copies not found yet
+        for i in (suit, suit + 4):
+            pile = found[i]
+            if held[i][len(pile)] >> rank & 1:
+                left -= 1
+                if rules.shifts and pile[-1] == card and len(pile) > 1:
+                    place = _P_ACES if i < 4 else _P_KINGS
+                    dst = self._dest(card, place, target, target_ray)
                     if dst is not None:
-                        return None, 0, None  # two legal readings: the general path decides
-                    src, pos, dst = other, len(other) - 1, fits
+                        plans.append((place, i, len(pile) - 1, card, pile, dst))
         if not left:
-            return src, pos, dst
-        # Where a copy off the foundations goes: _fits inlined (a call is a tenth of this
-        # search), but for sun-3's targets other than A.
-        if self._rules.two_aces_piles:
-            if target is _T_ACES:  # the first of its two aces piles that takes it
-                if aces[-1] + 1 == card if aces else card % 13 == 0:
-                    fits = aces
-                elif other[-1] + 1 == card if other else card % 13 == 0:
-                    fits = other
-                else:
-                    fits = None
-            else:
-                fits = self._fits(card, _P_RAY, target, target_ray)
-        elif target is _T_ACES:
-            fits = aces if (aces[-1] + 1 == card if aces else card % 13 == 0) else None
-        elif target is _T_KINGS:
-            fits = other if (other[-1] - 1 == card if other else card % 13 == 12) else None
-        else:
-            fits = None  # a ray or a second aces pile: sun-3 only
-        if fits is None:
-            return src, pos, dst  # no copy off the foundations may go there
+            return plans
+        dst = self._dest(card, _P_RAY, target, target_ray)
+        if dst is None:
+            return plans  # no copy off the foundations may go there
         rays = self.rays
-        open_pile = None if self.open_ray is None else rays[self.open_ray - 1]
-        if open_pile is not None and card in open_pile:
-            last = len(open_pile) - 1
-            for at in range(last, -1, -1):  # each run of copies once, by its outermost
-                if open_pile[at] == card:
-                    left -= 1
-                    if at == last or open_pile[at + 1] != card:
-                        if dst is not None:
-                            return None, 0, None
-                        src, pos, dst = open_pile, at, fits
-            if left <= 0:
-                return src, pos, dst
+        open_ray = self.open_ray
+        if open_ray is not None:
+            pile = rays[open_ray - 1]
+            if card in pile:
+                for pos, c in _open_ray_cards(pile):
+                    if c == card:
+                        plans.append((_P_RAY, open_ray, pos, card, pile, dst))
+                left -= pile.count(card)
+                if left <= 0:
+                    return plans
         stage = self.stage
         deck = self._deck
         if (stage is _S_SUNRISE or stage is _S_SUN_PLAYS) and not self._parked and deck:
-            # Stages 1 and 2: a copy off the foundations is in the stock or on the ray it
-            # was dealt to (no clouds yet), so only those rays' outer cards can be it.
+            # No clouds yet, and a copy off the foundations is in the stock or on the ray
+            # it was dealt to: only those rays' outer cards can be it.
             copies = self._copies
             if copies is None:
                 copies = self._copies = _deck_copies(deck)
-            first, second = copies[0][card], copies[1][card]
             dealt = self.deals * RAYS
-            # The two rays written out, not looped over: a loop costs 0.7% of a short log.
-            if first < dealt:  # else neither copy is dealt yet (first < second)
-                ray = rays[first % RAYS]
-                if ray and ray[-1] == card and ray is not open_pile:
-                    if dst is not None:
-                        return None, 0, None
-                    src, pos, dst = ray, len(ray) - 1, fits
-                if second < dealt and second % RAYS != first % RAYS:  # each ray once
-                    ray = rays[second % RAYS]
-                    if ray and ray[-1] == card and ray is not open_pile:
-                        if dst is not None:
-                            return None, 0, None
-                        src, pos, dst = ray, len(ray) - 1, fits
-            return src, pos, dst
-        for ray in rays:
-            if ray and ray[-1] == card and ray is not open_pile:
-                if dst is not None:
-                    return None, 0, None
-                src, pos, dst = ray, len(ray) - 1, fits
+            seen = -1
+            for at in (copies[0][card], copies[1][card]):
+                n = at % RAYS + 1
+                if at < dealt and n != seen and n != open_ray:
+                    seen = n
+                    pile = rays[n - 1]
+                    if pile and pile[-1] == card:
+                        plans.append((_P_RAY, n, len(pile) - 1, card, pile, dst))
+            return plans
+        for n, pile in enumerate(rays, 1):
+            if pile and pile[-1] == card and n != open_ray:
+                plans.append((_P_RAY, n, len(pile) - 1, card, pile, dst))
                 left -= 1
                 if not left:
-                    return src, pos, dst
-        wind = self.wind_row
-        for row in self.clouds if not wind else [*self.clouds, wind]:
-            if row:
-                if row[0] == card:
-                    if dst is not None:
-                        return None, 0, None
-                    src, pos, dst = row, 0, fits
-                last = len(row) - 1
-                if last and row[last] == card and (row[0] != card or row.count(card) <= last):
-                    if dst is not None:
-                        return None, 0, None
-                    src, pos, dst = row, last, fits
-        return src, pos, dst
+                    return plans
+        for place, index, row in self._rows():
+            for pos in _row_end_positions(row):
+                if row[pos] == card:
+                    plans.append((place, index, pos, card, row, dst))
+        return plans
 
-    def _fits(
-        self, card: Card, place: Place | None, target: Target | None, target_ray: int | None
+    def _rows(self) -> list[tuple[Place, int, list[Card]]]:
+        """The clouds (numbered from 1) and the wind row (index 0), as places."""
+        rows = [(_P_CLOUD, k, cloud) for k, cloud in enumerate(self.clouds, 1)]
+        if self.wind_row is not None:
+            rows.append((_P_WIND, 0, self.wind_row))
+        return rows
+
+    def _dest(
+        self, card: Card, place: Place, target: Target | None, target_ray: int | None
     ) -> list[Card] | None:
-        """The pile a card from ``place`` goes onto for ``target`` when the move is legal
-        (as :meth:`_destination` decides it), else ``None``."""
-        found, suit = self.foundations, card // 13
-        if target is _T_ACES:
-            if self._rules.two_aces_piles:
-                for dst in (found[suit], found[suit + 4]):
-                    if dst[-1] + 1 == card if dst else card % 13 == 0:
-                        return dst
-                return None
-            dst = found[suit]
-            if dst:
-                return dst if dst[-1] + 1 == card and place is not _P_ACES else None
-            return dst if card % 13 == 0 and place is not _P_KINGS else None
-        if target is _T_KINGS:
-            if self._rules.two_aces_piles or place is _P_KINGS:
-                return None
-            dst = found[suit + 4]
-            if dst:
-                return dst if dst[-1] - 1 == card else None
-            return dst if card % 13 == 12 and place is not _P_ACES else None
-        if not self._rules.two_aces_piles:
-            return None
+        """The pile a card from ``place`` goes onto for ``target`` when the rules allow
+        it, else ``None``: the one rule of where a card may go (SPEC 3.1, 3.3, 3.6). A
+        foundation pile takes the next card of its run; sun-3's ``A`` is the first of its
+        two aces piles that takes it; a foundation's top moves only onto the other,
+        non-empty pile of its suit; sun-3 parks a card on an empty ray."""
+        rules = self._rules
         if target is _T_RAY:
-            if target_ray is None or not 0 < target_ray <= RAYS:
+            if not rules.parks or target_ray is None or not 0 < target_ray <= RAYS:
                 return None
             dst = self.rays[target_ray - 1]
             return None if dst else dst
-        if target is not _T_ACES1 and target is not _T_ACES2:
+        suit = card // 13
+        found = self.foundations
+        nxt = rules.next_rank
+        rank = card % 13
+        if place is _P_ACES or place is _P_KINGS:
+            i = suit + 4 if place is _P_ACES else suit
+            dst = found[i]
+            if target is not self._pile_target(i) or not dst:
+                return None
+            return dst if nxt[i][len(dst)] == rank else None
+        if target is _T_ACES:
+            i = suit
+            if rules.two_aces_piles and nxt[i][len(found[i])] != rank:
+                i = suit + 4
+        elif target is _T_KINGS:
+            if rules.two_aces_piles:
+                return None
+            i = suit + 4
+        elif target is _T_ACES1 or target is _T_ACES2:
+            if not rules.two_aces_piles:
+                return None
+            i = suit if target is _T_ACES1 else suit + 4
+        else:
             return None
-        dst = found[suit if target is _T_ACES1 else suit + 4]
-        return dst if (dst[-1] + 1 == card if dst else card % 13 == 0) else None
+        dst = found[i]
+        return dst if nxt[i][len(dst)] == rank else None
 
     def named_cards(self, move: Move) -> Move:
         """``move``, just pushed here, as a game played with real cards writes it: a deal
@@ -1139,6 +1075,29 @@ class Board:
 
     def _resolve_card(self, move: Move) -> tuple[_Reading, Target, list[Card]]:
         """Find the one reading of a card move, or explain why there is none or several."""
+        plans = self._card_plans(move)
+        if len(plans) != 1:
+            self._settle(move, plans)
+        place, index, pos, card, _, dst = plans[0]
+        assert move.target is not None
+        return (place, index, pos, card), move.target, dst
+
+    def _settle(self, move: Move, plans: list[_Plan]) -> None:
+        """A card move with no legal reading, or several: raise why it is illegal, or
+        :class:`AmbiguousMoveError` unless every reading gives the same position (then
+        the first is played)."""
+        if not plans:
+            self._explain_card(move)
+            raise AssertionError(f"{move}: no legal reading, yet no rule refuses it")
+        assert move.target is not None
+        self._check_same_result(
+            move, [((p, i, pos, card), move.target, dst) for p, i, pos, card, _, dst in plans]
+        )
+
+    def _explain_card(self, move: Move) -> None:
+        """Raise the :class:`IllegalMoveError` that says why a card move has no legal
+        reading: the first fault met, reading the move as a player does (is anything
+        dealt, is the game over, is the card where the move says, may it go there)."""
         if self.deals == 0:
             raise IllegalMoveError(
                 "nothing can be played before the first deal: a game starts with deal",
@@ -1146,22 +1105,14 @@ class Board:
             )
         if self.is_won():
             raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
-        readings = self._readings(move)
-        legal: list[tuple[_Reading, Target, list[Card]]] = []
         first_error: IllegalMoveError | None = None
-        for reading in readings:
+        for reading in self._readings(move):
             try:
-                target, dst = self._destination(reading, move)
+                self._destination(reading, move)
             except IllegalMoveError as exc:
                 first_error = first_error or exc
-                continue
-            legal.append((reading, target, dst))
-        if not legal:
-            assert first_error is not None
+        if first_error is not None:
             raise first_error
-        if len(legal) > 1:
-            self._check_same_result(move, legal)
-        return legal[0]
 
     def _check_same_result(
         self, move: Move, legal: list[tuple[_Reading, Target, list[Card]]]
@@ -1593,6 +1544,28 @@ def _place_names(readings: list[_Reading]) -> str:
         if name not in names:
             names.append(name)
     return " and ".join(names)
+
+
+def _open_ray_cards(ray: list[Card]) -> Iterator[tuple[int, Card]]:
+    """The playable cards of the open ray, outer first: each run of copies of a card once,
+    by its outermost copy (the others give the same result)."""
+    outer = None
+    for pos in range(len(ray) - 1, -1, -1):
+        card = ray[pos]
+        if card != outer:
+            yield pos, card
+        outer = card
+
+
+def _row_end_positions(row: list[Card]) -> list[int]:
+    """The playable ends of a cloud or the wind row, once per distinct result: the left
+    end, and the right one unless every card of the row is the same."""
+    if not row:
+        return []
+    last = len(row) - 1
+    if last and (row[0] != row[last] or row.count(row[0]) != len(row)):
+        return [0, last]
+    return [0]
 
 
 def _row_ends(place: Place, index: int, row: list[Card]) -> Iterator[_Reading]:

@@ -21,6 +21,7 @@ __all__ = [
     "PileKind",
     "VariantRules",
     "gather_out",
+    "holds",
     "next_rank",
     "takes",
 ]
@@ -53,6 +54,13 @@ def takes(kind: PileKind, height: int, card: int) -> bool:
     return card % 13 == next_rank(kind, height)
 
 
+def holds(kind: PileKind, height: int, card: int) -> bool:
+    """Whether a pile of ``card``'s suit with ``height`` cards holds a copy of ``card``:
+    an aces pile holds the ranks below its height, a kings pile the top ones."""
+    rank = card % 13
+    return rank < height if kind is PileKind.ACES else rank > 12 - height
+
+
 def gather_out(cards: Sequence[T], n: int) -> tuple[Sequence[T], Sequence[T]]:
     """Gathering ray ``n`` (SPEC 3.4): its cards, inner first, go one each onto rays
     ``n + 1``, ``n + 2``... up to ray 13; what is left over makes a new cloud. Returns
@@ -77,12 +85,28 @@ class VariantRules:
     shifts: bool
     #: Each suit has a first and a second aces pile (sun-3), not an aces and a kings pile.
     two_aces_piles: bool
+    #: :func:`next_rank` of each pile for each height 0..13, as tables (the rule asked on
+    #: every card move): ``next_rank[i][len(pile)] == card % 13`` when pile ``i`` takes it.
+    next_rank: tuple[tuple[int, ...], ...]
+    #: :func:`holds` of each pile for each height, as bit masks of ranks:
+    #: ``held[i][len(pile)] >> card % 13 & 1`` when pile ``i`` holds a copy of ``card``.
+    held: tuple[tuple[int, ...], ...]
+
+
+def _variant(piles: tuple[PileKind, ...], opens: bool, parks: bool) -> VariantRules:
+    two_aces_piles = piles[4] is PileKind.ACES
+    tables = tuple(tuple(next_rank(kind, height) for height in range(14)) for kind in piles)
+    held = tuple(
+        tuple(sum(1 << r for r in range(13) if holds(kind, height, r)) for height in range(14))
+        for kind in piles
+    )
+    return VariantRules(piles, opens, parks, not two_aces_piles, two_aces_piles, tables, held)
 
 
 _ACES_AND_KINGS = (PileKind.ACES,) * 4 + (PileKind.KINGS,) * 4
 #: The rules of each variant, by its name.
 RULES = {
-    "sun": VariantRules(_ACES_AND_KINGS, True, False, True, False),
-    "sun-2": VariantRules(_ACES_AND_KINGS, False, False, True, False),
-    "sun-3": VariantRules((PileKind.ACES,) * 8, True, True, False, True),
+    "sun": _variant(_ACES_AND_KINGS, opens=True, parks=False),
+    "sun-2": _variant(_ACES_AND_KINGS, opens=False, parks=False),
+    "sun-3": _variant((PileKind.ACES,) * 8, opens=True, parks=True),
 }
