@@ -33,7 +33,7 @@ from sunlog.engine.played import (
     WindBlown,
     WindSpot,
 )
-from sunlog.engine.rules import DEALS, RAYS, RULES, PileKind, gather_out, takes
+from sunlog.engine.rules import DEALS, RAYS, RULES, PileKind, VariantRules, gather_out, takes
 
 __all__ = ["DEALS", "RAYS", "Board", "Stage", "Status", "Variant"]
 
@@ -158,6 +158,11 @@ class Board:
         self._copies: tuple[bytes, bytes] | None = None
 
     # ----------------------------------------------------------------- queries
+
+    @property
+    def rules(self) -> VariantRules:
+        """What this game's variant changes in the rules (read-only data)."""
+        return self._rules
 
     @property
     def deck(self) -> list[Card] | None:

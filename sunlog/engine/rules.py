@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 __all__ = [
     "DEALS",
+    "NEXT_RANK",
     "RAYS",
     "RULES",
     "PileKind",
@@ -30,7 +31,7 @@ __all__ = [
 RAYS = 13
 DEALS = 8
 
-T = TypeVar("T")
+S = TypeVar("S", bound=Sequence[Any])
 
 
 class PileKind(IntEnum):
@@ -54,6 +55,10 @@ def takes(kind: PileKind, height: int, card: int) -> bool:
     return card % 13 == next_rank(kind, height)
 
 
+#: :func:`next_rank` as a table: ``NEXT_RANK[kind][height]``.
+NEXT_RANK = tuple(tuple(next_rank(kind, height) for height in range(14)) for kind in PileKind)
+
+
 def holds(kind: PileKind, height: int, card: int) -> bool:
     """Whether a pile of ``card``'s suit with ``height`` cards holds a copy of ``card``:
     an aces pile holds the ranks below its height, a kings pile the top ones."""
@@ -61,12 +66,12 @@ def holds(kind: PileKind, height: int, card: int) -> bool:
     return rank < height if kind is PileKind.ACES else rank > 12 - height
 
 
-def gather_out(cards: Sequence[T], n: int) -> tuple[Sequence[T], Sequence[T]]:
+def gather_out(cards: S, n: int) -> tuple[S, S]:
     """Gathering ray ``n`` (SPEC 3.4): its cards, inner first, go one each onto rays
     ``n + 1``, ``n + 2``... up to ray 13; what is left over makes a new cloud. Returns
     (the cards dealt onto the following rays, in order; the cloud, empty if none)."""
     room = RAYS - n
-    return cards[:room], cards[room:]
+    return cast(S, cards[:room]), cast(S, cards[room:])
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,7 @@ class VariantRules:
 
 def _variant(piles: tuple[PileKind, ...], opens: bool, parks: bool) -> VariantRules:
     two_aces_piles = piles[4] is PileKind.ACES
-    tables = tuple(tuple(next_rank(kind, height) for height in range(14)) for kind in piles)
+    tables = tuple(NEXT_RANK[kind] for kind in piles)
     held = tuple(
         tuple(sum(1 << r for r in range(13) if holds(kind, height, r)) for height in range(14))
         for kind in piles

@@ -29,6 +29,7 @@ from typing import Protocol
 from sunlog.engine.board import DEALS, RAYS, Board, Stage, Status, Variant
 from sunlog.engine.cards import Card
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.rules import NEXT_RANK, PileKind, gather_out
 
 __all__ = [
     "DEFAULT_POLICY",
@@ -143,8 +144,8 @@ class _Model:
     @classmethod
     def from_board(cls, board: Board) -> _Model:
         m = _Model.__new__(_Model)
-        m.three = board.variant is Variant.SUN3
-        m.has_stage2 = board.variant is not Variant.SUN2
+        m.three = board.rules.two_aces_piles
+        m.has_stage2 = board.rules.opens
         m.rays = [list(ray) for ray in board.rays]
         m.clouds = [list(cloud) for cloud in board.clouds]
         m.wind = None if board.wind_row is None else list(board.wind_row)
@@ -193,16 +194,18 @@ class _Model:
     def direct(self, card: int) -> int:
         """Where ``card`` goes without shifting: _ON_LO, _ON_HI or 0 (an ace prefers its
         aces pile, a king its kings pile: the other choice only loses flexibility)."""
-        suit, r = divmod(card, 13)
-        r += 1
-        a, k = self.lo[suit], self.hi[suit]
-        if self.three:
-            return _ON_LO if a == r - 1 else _ON_HI if k == r - 1 else 0
-        if a == r - 1 and not (r == 13 and k == 14):
+        suit, rank = divmod(card, 13)
+        on_lo = _ACES_NEXT[self.lo[suit]] == rank
+        on_hi = self.hi_next(suit) == rank
+        if on_lo and not (on_hi and rank == 12 and not self.three):
             return _ON_LO
-        if k == r + 1 or (r == 13 and k == 14):
-            return _ON_HI
-        return 0
+        return _ON_HI if on_hi else 0
+
+    def hi_next(self, suit: int) -> int:
+        """The rank (0..12) the suit's second pile takes next, -1 if none: a second aces
+        pile (sun-3), else the kings pile (``hi`` is its top rank, 14 when empty)."""
+        k = self.hi[suit]
+        return _ACES_NEXT[k] if self.three else _KINGS_NEXT[14 - k]
 
     def place(self, card: int, how: int) -> None:
         suit, r = divmod(card, 13)
@@ -279,13 +282,12 @@ class _Model:
 
     def gather(self, n: int) -> None:
         ray = self.rays[n - 1]
-        cards = ray[:]
+        onto, cloud = gather_out(ray[:], n)
         ray.clear()
-        room = RAYS - n
-        for i in range(min(room, len(cards))):
-            self.rays[n + i].append(cards[i])
-        if len(cards) > room:
-            self.clouds.append(cards[room:])
+        for i, card in enumerate(onto):
+            self.rays[n + i].append(card)
+        if cloud:
+            self.clouds.append(cloud)
         self.gathered = n
         self.open_ray = 0
         self.stage = Stage.SUNSET
@@ -315,26 +317,23 @@ class _Model:
 # Every other move to a foundation is safe and is played as soon as it is possible.
 
 
+_ACES_NEXT = NEXT_RANK[PileKind.ACES]
+_KINGS_NEXT = NEXT_RANK[PileKind.KINGS]
+
+
 def _wants(m: _Model, suit: int, target: int) -> dict[int, int]:
     """The cards ``suit`` takes now, each with how it goes on."""
-    a, k = m.lo[suit], m.hi[suit]
     base = suit * 13
-    if m.three:
-        out = {}
-        if k < 13:
-            out[base + k] = _ON_HI
-        if a < 13:
-            out[base + a] = _ON_LO
-        return out
-    if k == a + 1 and a >= 1 and k <= 13:
+    if m.meeting(suit):
         return {base + target - 1: _COMMIT} if target else {}
-    if k - a == 2:  # one card fits both piles: an ace goes up, a king down (see direct)
-        return {base + a: _ON_HI if a == 12 else _ON_LO}
+    lo, hi = _ACES_NEXT[m.lo[suit]], m.hi_next(suit)
+    if lo >= 0 and lo == hi and not m.three:  # one card fits both: see direct
+        return {base + lo: _ON_HI if lo == 12 else _ON_LO}
     out = {}
-    if k > 1:
-        out[base + k - 2] = _ON_HI
-    if a < 13:
-        out[base + a] = _ON_LO
+    if hi >= 0:
+        out[base + hi] = _ON_HI
+    if lo >= 0:
+        out[base + lo] = _ON_LO
     return out
 
 

@@ -26,6 +26,7 @@ from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
 from sunlog.engine.cards import CARDS, Card
 from sunlog.engine.deal import SplitMix64, shuffle
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.rules import PileKind, gather_out, takes
 from sunlog.play.bounds import row_blocked
 
 __all__ = [
@@ -228,9 +229,9 @@ def _sun_fit(a: int, k: int, rank: int) -> int:
     if _fluid(a, k):
         return _sun_code(rank, 14 - rank)
     options = []
-    if a == rank - 1:
+    if takes(PileKind.ACES, a, rank - 1):
         options.append((rank, k))
-    if k == 13 - rank:
+    if takes(PileKind.KINGS, k, rank - 1):
         options.append((a, k + 1))
     if not options:
         return -1
@@ -241,9 +242,9 @@ def _sun_fit(a: int, k: int, rank: int) -> int:
 
 
 def _sun3_fit(lo: int, hi: int, rank: int) -> int:
-    if lo == rank - 1:
+    if takes(PileKind.ACES, lo, rank - 1):
         lo = rank
-    elif hi == rank - 1:
+    elif takes(PileKind.ACES, hi, rank - 1):
         hi = rank
     else:
         return -1
@@ -333,7 +334,7 @@ class _State:
     def from_board(cls, board: Board) -> _State:
         found = board.foundations
         sizes = [(len(found[s]), len(found[s + 4])) for s in range(4)]
-        if board.variant is Variant.SUN3:
+        if board.rules.two_aces_piles:
             codes = bytes(min(a, b) * 14 + max(a, b) for a, b in sizes)
         else:
             codes = bytes(_sun_code(a, k) for a, k in sizes)
@@ -368,8 +369,8 @@ class _Searcher:
         self.variant = board.variant
         self.reduce = prune  # independent cards: a closed set of suits first (docs/solver.md)
         self.prune = prune  # the lost-proofs and safe moves after the wind (docs/solver.md)
-        self.sun3 = board.variant is Variant.SUN3
-        self.can_open = board.variant is not Variant.SUN2
+        self.sun3 = board.rules.two_aces_piles
+        self.can_open = board.rules.opens
         self.fit = _SUN3_FIT if self.sun3 else _SUN_FIT
         self.want = _want_table(self.fit)
         deck = board.deck
@@ -588,14 +589,13 @@ class _Searcher:
 
     def _gather(self, s: _State, n: int) -> _State:
         rays = list(s.rays)
-        cards = rays[n - 1]
+        onto, cloud = gather_out(rays[n - 1], n)
         rays[n - 1] = b""
-        room = RAYS - n
-        for i in range(min(room, len(cards))):
-            rays[n + i] += cards[i : i + 1]
+        for i in range(len(onto)):
+            rays[n + i] += onto[i : i + 1]
         clouds = s.clouds
-        if len(cards) > room:
-            clouds = (*clouds, cards[room:])
+        if cloud:
+            clouds = (*clouds, cloud)
         return _State(tuple(rays), clouds, s.row, s.found, s.deals, 3, s.opened, 0, n)
 
     def _wind(self, s: _State) -> _State:
@@ -852,8 +852,8 @@ def _place(b: Board, step: _Step, play: Any) -> None:
     assert card is not None
     suit, rank = card // 13, card % 13 + 1
     first, second = b.foundations[suit], b.foundations[suit + 4]
-    if b.variant is Variant.SUN3:
-        target = Target.ACES1 if _fits_up(first, rank) else Target.ACES2
+    if b.rules.two_aces_piles:
+        target = Target.ACES1 if takes(PileKind.ACES, len(first), rank - 1) else Target.ACES2
         play(move._replace(target=target))
         return
     a, k = len(first), len(second)
@@ -864,15 +864,11 @@ def _place(b: Board, step: _Step, play: Any) -> None:
         while len(first) < want:
             play(Move(MoveKind.CARD, card=second[-1], source=Place.KINGS, target=Target.ACES))
         target = Target.ACES if rank >= 2 else Target.KINGS
-    elif a == rank - 1 and k == 13 - rank:
+    elif takes(PileKind.ACES, a, rank - 1) and takes(PileKind.KINGS, k, rank - 1):
         target = Target.KINGS if rank == 13 else Target.ACES  # the choice that stays fluid
     else:
-        target = Target.ACES if a == rank - 1 else Target.KINGS
+        target = Target.ACES if takes(PileKind.ACES, a, rank - 1) else Target.KINGS
     play(move._replace(target=target))
-
-
-def _fits_up(pile: list[Card], rank: int) -> bool:
-    return len(pile) == rank - 1
 
 
 # --------------------------------------------------------- a wind row of one's own
@@ -889,7 +885,7 @@ def _name_wind(b: Board, play: Any) -> None:
         first, second = b.foundations[suit], b.foundations[suit + 4]
         ranks = range(len(first) + 1, 14)
         plan += [(CARDS[suit * 13 + r - 1], Target.ACES1) for r in ranks]
-        if b.variant is Variant.SUN3:
+        if b.rules.two_aces_piles:
             ranks = range(len(second) + 1, 14)
             plan += [(CARDS[suit * 13 + r - 1], Target.ACES2) for r in ranks]
         else:
@@ -897,7 +893,7 @@ def _name_wind(b: Board, play: Any) -> None:
             plan += [(CARDS[suit * 13 + r - 1], Target.KINGS) for r in ranks]
     play(Move.wind([card for card, _ in plan]))
     for card, target in plan:
-        if target is Target.ACES1 and b.variant is not Variant.SUN3:
+        if target is Target.ACES1 and not b.rules.two_aces_piles:
             target = Target.ACES
         play(Move(MoveKind.CARD, None, card, Place.WIND, end=End.LEFT, target=target))
 
