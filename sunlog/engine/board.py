@@ -138,14 +138,14 @@ class Board:
         self._deck: list[Card] | None = deck
         self._named: list[int] | None = [0] * 52 if deck is None else None
         self.deals = 0
-        self.rays: list[list[Card]] = [[] for _ in range(RAYS)]
-        self.foundations: list[list[Card]] = [[] for _ in range(8)]
+        self._rays: list[list[Card]] = [[] for _ in range(RAYS)]
+        self._foundations: list[list[Card]] = [[] for _ in range(8)]
         self.open_ray: int | None = None
         self.opened = 0
         self.gathered = 0
         self.stage = Stage.SUNRISE
-        self.clouds: list[list[Card]] = []
-        self.wind_row: list[Card] | None = None
+        self._clouds: list[list[Card]] = []
+        self._wind_row: list[Card] | None = None
         self.move_stack: list[Move] = []
         self._undo: list[tuple[Any, ...]] = []
         #: What this variant changes in the rules (data, read by the rules below).
@@ -158,6 +158,33 @@ class Board:
         self._copies: tuple[bytes, bytes] | None = None
 
     # ----------------------------------------------------------------- queries
+
+    @property
+    def rays(self) -> list[list[Card]]:
+        """Rays 1..13 (index 0..12), inner card first: a copy, so changing it changes
+        nothing here (the position changes only by moves)."""
+        return [list(ray) for ray in self._rays]
+
+    @property
+    def foundations(self) -> list[list[Card]]:
+        """The eight foundation piles, base first (a copy): in ``sun`` and ``sun-2``
+        indexes 0..3 are the aces piles and 4..7 the kings piles of S H D C; in ``sun-3``
+        0..3 are the first and 4..7 the second aces piles."""
+        return [list(pile) for pile in self._foundations]
+
+    @property
+    def clouds(self) -> list[list[Card]]:
+        """The clouds in the order they were made, each left to right (a copy)."""
+        return [list(cloud) for cloud in self._clouds]
+
+    @property
+    def wind_row(self) -> list[Card] | None:
+        """The wind row left to right (a copy), ``None`` before the wind."""
+        return None if self._wind_row is None else list(self._wind_row)
+
+    def ray(self, n: int) -> tuple[Card, ...]:
+        """Ray ``n`` (1..13), inner card first."""
+        return tuple(self._rays[n - 1])
 
     @property
     def rules(self) -> VariantRules:
@@ -182,17 +209,17 @@ class Board:
 
     def on_foundations(self) -> int:
         """How many cards lie on the foundations."""
-        return sum(map(len, self.foundations))
+        return sum(map(len, self._foundations))
 
     def collected(self) -> list[Card]:
         """The cards the wind collects, in the order it collects them: the clouds in
         order, each left to right, then rays 1..13, inner card first."""
-        return [*chain.from_iterable(self.clouds), *chain.from_iterable(self.rays)]
+        return [*chain.from_iterable(self._clouds), *chain.from_iterable(self._rays)]
 
     def is_won(self) -> bool:
         """All 104 cards on the foundations. A pile holds at most 13 (a run of one suit), so
         a first pile short of 13 says no without counting the others."""
-        return len(self.foundations[0]) == 13 and self.on_foundations() == 104
+        return len(self._foundations[0]) == 13 and self.on_foundations() == 104
 
     def status(self) -> Status:
         """``won``, ``lost`` or ``playing`` exactly as SPEC 3.7 defines them."""
@@ -203,14 +230,14 @@ class Board:
         return Status.LOST
 
     def aces_pile(self, suit: int, which: int = 1) -> list[Card]:
-        """The aces pile of ``suit`` (``which`` 1 or 2 in ``sun-3``)."""
-        return self.foundations[suit + (4 if which == 2 else 0)]
+        """The aces pile of ``suit`` (``which`` 1 or 2 in ``sun-3``), base first (a copy)."""
+        return list(self._foundations[suit + (4 if which == 2 else 0)])
 
     def kings_pile(self, suit: int) -> list[Card]:
         """The kings pile of ``suit`` (``sun`` and ``sun-2`` only)."""
         if self._rules.two_aces_piles:
             raise ValueError("sun-3 has no kings piles")
-        return self.foundations[suit + 4]
+        return list(self._foundations[suit + 4])
 
     def key(self) -> tuple[Any, ...]:
         """A hashable key, equal exactly when two positions are equal (history aside)."""
@@ -219,14 +246,14 @@ class Board:
             self.variant,
             self.deals,
             None if stock is None else tuple(stock),
-            tuple(map(tuple, self.rays)),
-            tuple(map(tuple, self.foundations)),
+            tuple(map(tuple, self._rays)),
+            tuple(map(tuple, self._foundations)),
             self.open_ray,
             self.opened,
             self.gathered,
             self.stage,
-            tuple(map(tuple, self.clouds)),
-            None if self.wind_row is None else tuple(self.wind_row),
+            tuple(map(tuple, self._clouds)),
+            None if self._wind_row is None else tuple(self._wind_row),
         )
 
     def copy(self) -> Board:
@@ -245,10 +272,10 @@ class Board:
         other._parked = self._parked
         other._copies = self._copies  # never mutated
         other._named = None if self._named is None else list(self._named)
-        other.rays = [list(r) for r in self.rays]
-        other.foundations = [list(p) for p in self.foundations]
-        other.clouds = [list(c) for c in self.clouds]
-        other.wind_row = None if self.wind_row is None else list(self.wind_row)
+        other._rays = [list(r) for r in self._rays]
+        other._foundations = [list(p) for p in self._foundations]
+        other._clouds = [list(c) for c in self._clouds]
+        other._wind_row = None if self._wind_row is None else list(self._wind_row)
         other.move_stack = list(self.move_stack)
         other._undo = []
         replay = Board(self.variant, deal=self.deal_number, deck=self._deck)
@@ -286,7 +313,7 @@ class Board:
         if self.stage < Stage.WIND:
             for n in range(self.gathered + 1, RAYS + 1):
                 yield Move.gather(n)
-                if self.rays[n - 1]:
+                if self._rays[n - 1]:
                     break
             else:
                 if self.deal_number is not None:
@@ -294,7 +321,7 @@ class Board:
 
     def _playable(self) -> Iterator[_Reading]:
         """Every playable card once per distinct result: (place, index, pos, card)."""
-        for n, ray in enumerate(self.rays, 1):
+        for n, ray in enumerate(self._rays, 1):
             if not ray:
                 continue
             if n == self.open_ray:
@@ -306,12 +333,12 @@ class Board:
                     outer = card
             else:
                 yield (Place.RAY, n, len(ray) - 1, ray[-1])
-        for k, cloud in enumerate(self.clouds, 1):
+        for k, cloud in enumerate(self._clouds, 1):
             yield from _row_ends(Place.CLOUD, k, cloud)
-        if self.wind_row:
-            yield from _row_ends(Place.WIND, 0, self.wind_row)
+        if self._wind_row:
+            yield from _row_ends(Place.WIND, 0, self._wind_row)
         if self._rules.shifts:
-            for i, pile in enumerate(self.foundations):
+            for i, pile in enumerate(self._foundations):
                 if len(pile) > 1:
                     yield (Place.ACES if i < 4 else Place.KINGS, i, len(pile) - 1, pile[-1])
 
@@ -331,7 +358,7 @@ class Board:
 
     def _takes(self, i: int, card: int) -> bool:
         """Whether foundation pile ``i`` (of ``card``'s suit) takes ``card`` now."""
-        return self._rules.next_rank[i][len(self.foundations[i])] == card % 13
+        return self._rules.next_rank[i][len(self._foundations[i])] == card % 13
 
     def _pile_target(self, i: int) -> Target:
         """The target that names foundation pile ``i``: A or K, or A1 or A2 in sun-3."""
@@ -344,13 +371,13 @@ class Board:
         place, index, pos, card = reading
         depth = end = None
         if place is _P_RAY:
-            ray = self.rays[index - 1]
+            ray = self._rays[index - 1]
             if card in ray[pos + 1 :]:
                 outermost = len(ray) - 1 - ray[::-1].index(card)
                 if any(c != card for c in ray[pos:outermost]):  # else: same result
                     depth = len(ray) - pos
         elif place is _P_CLOUD or place is _P_WIND:
-            row = self.clouds[index - 1] if place is _P_CLOUD else self.wind_row
+            row = self._clouds[index - 1] if place is _P_CLOUD else self._wind_row
             assert row is not None
             if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
                 end = _E_LEFT if pos == 0 else _E_RIGHT
@@ -451,7 +478,7 @@ class Board:
         if source is _P_RAY:
             if n is None or not 0 < n <= RAYS:
                 return []
-            src = self.rays[n - 1]
+            src = self._rays[n - 1]
             if not src:
                 return []
             top = len(src) - 1
@@ -488,9 +515,9 @@ class Board:
             return [] if card is None else self._bare_plans(card, target, target_ray)
         if source is _P_CLOUD or source is _P_WIND:
             if source is _P_WIND:
-                row, n = self.wind_row, 0
+                row, n = self._wind_row, 0
             else:
-                row = self.clouds[n - 1] if n is not None and 0 < n <= len(self.clouds) else None
+                row = self._clouds[n - 1] if n is not None and 0 < n <= len(self._clouds) else None
             if not row or n is None:
                 return []
             last = len(row) - 1
@@ -512,7 +539,7 @@ class Board:
         base = 0 if source is _P_ACES else 4
         plans: list[_Plan] = []
         for i in range(base, base + 4) if card is None else (base + card // 13,):
-            pile = self.foundations[i]
+            pile = self._foundations[i]
             if len(pile) > 1 and (card is None or pile[-1] == card):
                 dst = self._dest(pile[-1], source, target, target_ray)
                 if dst is not None:
@@ -542,7 +569,7 @@ class Board:
         none."""
         suit = card // 13
         rules = self._rules
-        found = self.foundations
+        found = self._foundations
         held = rules.held
         rank = card % 13
         plans: list[_Plan] = []
@@ -561,7 +588,7 @@ class Board:
         dst = self._dest(card, _P_RAY, target, target_ray)
         if dst is None:
             return plans  # no copy off the foundations may go there
-        rays = self.rays
+        rays = self._rays
         open_ray = self.open_ray
         if open_ray is not None:
             pile = rays[open_ray - 1]
@@ -604,9 +631,9 @@ class Board:
 
     def _rows(self) -> list[tuple[Place, int, list[Card]]]:
         """The clouds (numbered from 1) and the wind row (index 0), as places."""
-        rows = [(_P_CLOUD, k, cloud) for k, cloud in enumerate(self.clouds, 1)]
-        if self.wind_row is not None:
-            rows.append((_P_WIND, 0, self.wind_row))
+        rows = [(_P_CLOUD, k, cloud) for k, cloud in enumerate(self._clouds, 1)]
+        if self._wind_row is not None:
+            rows.append((_P_WIND, 0, self._wind_row))
         return rows
 
     def _dest(
@@ -621,10 +648,10 @@ class Board:
         if target is _T_RAY:
             if not rules.parks or target_ray is None or not 0 < target_ray <= RAYS:
                 return None
-            dst = self.rays[target_ray - 1]
+            dst = self._rays[target_ray - 1]
             return None if dst else dst
         suit = card // 13
-        found = self.foundations
+        found = self._foundations
         nxt = rules.next_rank
         rank = card % 13
         if place is _P_ACES or place is _P_KINGS:
@@ -655,10 +682,10 @@ class Board:
         naming the 13 cards it dealt (ray 1 first), the wind naming its row; other moves as
         they are. Such a log needs no Deal tag."""
         if move.kind is MoveKind.DEAL:
-            return Move.deal([ray[-1] for ray in self.rays])
+            return Move.deal([ray[-1] for ray in self._rays])
         if move.kind is MoveKind.WIND:
-            assert self.wind_row is not None
-            return Move.wind(self.wind_row)
+            assert self._wind_row is not None
+            return Move.wind(self._wind_row)
         return move
 
     def last_played(self) -> Played:
@@ -688,10 +715,10 @@ class Board:
                 n,
                 tuple(picked),
                 tuple((n + 1 + i, picked[i]) for i in range(dealt)),
-                len(self.clouds) if cloud else None,
+                len(self._clouds) if cloud else None,
                 tuple(picked[RAYS - n :]) if cloud else (),
             )
-        row = self.wind_row
+        row = self._wind_row
         assert row is not None
         canonical = Move.wind(row)
         if move.cards is None:  # the row the Deal tag derives
@@ -711,7 +738,7 @@ class Board:
         place, index = self._source_of(move, src)
         card = dst[-1]
         suit = card // 13
-        found = self.foundations
+        found = self._foundations
         target: Spot
         if found[suit] is dst or found[suit + 4] is dst:
             dst_index = suit if found[suit] is dst else suit + 4
@@ -771,32 +798,32 @@ class Board:
         names it, checked by identity, else found by :meth:`_locate`."""
         _, n, _, source, _, _, _, _, _ = move
         if source is _P_RAY:
-            if n is not None and 0 < n <= RAYS and self.rays[n - 1] is pile:
+            if n is not None and 0 < n <= RAYS and self._rays[n - 1] is pile:
                 return _P_RAY, n
         elif source is _P_CLOUD:
-            if n is not None and 0 < n <= len(self.clouds) and self.clouds[n - 1] is pile:
+            if n is not None and 0 < n <= len(self._clouds) and self._clouds[n - 1] is pile:
                 return _P_CLOUD, n
         elif source is _P_WIND:
-            if pile is self.wind_row:
+            if pile is self._wind_row:
                 return _P_WIND, 0
         elif source is _P_ACES or source is _P_KINGS:
             base = 0 if source is _P_ACES else 4
             for i in range(base, base + 4):
-                if self.foundations[i] is pile:
+                if self._foundations[i] is pile:
                     return source, i
         return self._locate(pile)
 
     def _locate(self, pile: list[Card]) -> tuple[Place, int]:
         """The place and index (as a reading has them) of a pile, found by identity."""
-        for n, ray in enumerate(self.rays, 1):
+        for n, ray in enumerate(self._rays, 1):
             if ray is pile:
                 return Place.RAY, n
-        for k, cloud in enumerate(self.clouds, 1):
+        for k, cloud in enumerate(self._clouds, 1):
             if cloud is pile:
                 return Place.CLOUD, k
-        if pile is self.wind_row:
+        if pile is self._wind_row:
             return Place.WIND, 0
-        i = next(i for i, p in enumerate(self.foundations) if p is pile)
+        i = next(i for i, p in enumerate(self._foundations) if p is pile)
         return (Place.ACES if i < 4 else Place.KINGS), i
 
     def _spot(self, place: Place, index: int, pos: int, pile: list[Card], taken: int = 0) -> Spot:
@@ -847,7 +874,7 @@ class Board:
             src.insert(pos, dst.pop())
         elif tag == _DEAL:
             _, cards = record
-            for ray in self.rays:
+            for ray in self._rays:
                 ray.pop()
             if self._named is not None:
                 for card in cards:
@@ -858,17 +885,17 @@ class Board:
         elif tag == _GATHER:
             _, n, cards, dealt, cloud, self.open_ray, self.gathered, self.stage = record
             for i in range(dealt):
-                self.rays[n + i].pop()
+                self._rays[n + i].pop()
             if cloud:
-                self.clouds.pop()
-            self.rays[n - 1].extend(cards)
+                self._clouds.pop()
+            self._rays[n - 1].extend(cards)
         else:
             _, clouds, rays, self.stage = record
-            for cloud, cards in zip(self.clouds, clouds, strict=True):
+            for cloud, cards in zip(self._clouds, clouds, strict=True):
                 cloud.extend(cards)
-            for ray, cards in zip(self.rays, rays, strict=True):
+            for ray, cards in zip(self._rays, rays, strict=True):
                 ray.extend(cards)
-            self.wind_row = None
+            self._wind_row = None
         return self.move_stack.pop()
 
     def _resolve(self, move: Move) -> tuple[Any, ...]:
@@ -938,7 +965,7 @@ class Board:
 
     def _apply_deal(self, cards: list[Card]) -> None:
         assert len(cards) == RAYS
-        any(map(list.append, self.rays, cards))  # one card onto each ray, at C speed
+        any(map(list.append, self._rays, cards))  # one card onto each ray, at C speed
         if self._named is not None:
             for card in cards:
                 self._named[card] += 1
@@ -950,7 +977,7 @@ class Board:
         assert n is not None
         if not self._rules.opens:
             raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened", _C.NO_STAGE_2)
-        if self.deals < DEALS or len(self.foundations[0]) == 13:  # else not over: no call
+        if self.deals < DEALS or len(self._foundations[0]) == 13:  # else not over: no call
             self._not_over("open")
         if not 1 <= n <= RAYS:
             _check_ray_number(n)
@@ -967,7 +994,7 @@ class Board:
     def _check_gather(self, n: int | None) -> int:
         """The ray ``gather n`` gathers, or why it cannot be gathered now."""
         assert n is not None
-        if self.deals < DEALS or len(self.foundations[0]) == 13:  # else not over: no call
+        if self.deals < DEALS or len(self._foundations[0]) == 13:  # else not over: no call
             self._not_over("gather")
         if not 1 <= n <= RAYS:
             _check_ray_number(n)
@@ -980,23 +1007,23 @@ class Board:
                 _C.OUT_OF_ORDER,
             )
         for m in range(self.gathered + 1, n):
-            if self.rays[m - 1]:
+            if self._rays[m - 1]:
                 raise IllegalMoveError(
                     f"gather {n}: ray {m} has not been gathered (gather {m} first)", _C.NOT_GATHERED
                 )
         return n
 
     def _apply_gather(self, n: int) -> None:
-        ray = self.rays[n - 1]
+        ray = self._rays[n - 1]
         cards = ray[:]
         ray.clear()
         onto, rest = gather_out(cards, n)
         dealt = len(onto)
-        for ray, card in zip(self.rays[n : n + dealt], onto, strict=True):
+        for ray, card in zip(self._rays[n : n + dealt], onto, strict=True):
             ray.append(card)
         cloud = bool(rest)
         if cloud:
-            self.clouds.append(list(rest))
+            self._clouds.append(list(rest))
         self._undo.append(
             (_GATHER, n, cards, dealt, cloud, self.open_ray, self.gathered, self.stage)
         )
@@ -1010,7 +1037,7 @@ class Board:
         if self.stage is Stage.WIND:
             raise IllegalMoveError("the wind blows only once, and it has blown", _C.WIND_BLOWN)
         self._not_over("the wind")
-        waiting = [n for n in range(self.gathered + 1, RAYS + 1) if self.rays[n - 1]]
+        waiting = [n for n in range(self.gathered + 1, RAYS + 1) if self._rays[n - 1]]
         if waiting:
             raise IllegalMoveError(
                 f"the wind comes after every ray is gathered or empty: ray {waiting[0]} "
@@ -1040,14 +1067,14 @@ class Board:
         return row
 
     def _apply_wind(self, row: list[Card]) -> None:
-        clouds = [cloud[:] for cloud in self.clouds]
-        rays = [ray[:] for ray in self.rays]
-        for pile in self.clouds:
+        clouds = [cloud[:] for cloud in self._clouds]
+        rays = [ray[:] for ray in self._rays]
+        for pile in self._clouds:
             pile.clear()
-        for pile in self.rays:
+        for pile in self._rays:
             pile.clear()
         self._undo.append((_WIND, clouds, rays, self.stage))
-        self.wind_row = row
+        self._wind_row = row
         self.stage = Stage.WIND
 
     # ------------------------------------------------------------- card moves
@@ -1058,23 +1085,23 @@ class Board:
         dst.append(src.pop(pos))
         self._undo.append((_CARD, src, pos, dst))
         if self._rules.two_aces_piles:
-            suit, found = card // 13, self.foundations
+            suit, found = card // 13, self._foundations
             if dst is not found[suit] and dst is not found[suit + 4]:
                 self._parked = True  # onto a ray
 
     def _pile(self, place: Place, index: int) -> list[Card]:
         if place is Place.RAY:
-            return self.rays[index - 1]
+            return self._rays[index - 1]
         if place is Place.CLOUD:
-            return self.clouds[index - 1]
+            return self._clouds[index - 1]
         if place is Place.WIND:
-            assert self.wind_row is not None
-            return self.wind_row
-        return self.foundations[index]
+            assert self._wind_row is not None
+            return self._wind_row
+        return self._foundations[index]
 
     def _dst_index(self, target: Target, dst: list[Card]) -> int:
         """The ray number or foundation index of a destination pile (found by identity)."""
-        piles = self.rays if target is _T_RAY else self.foundations
+        piles = self._rays if target is _T_RAY else self._foundations
         index = next(i for i, pile in enumerate(piles) if pile is dst)
         return index + 1 if target is _T_RAY else index
 
@@ -1162,7 +1189,7 @@ class Board:
         n, card, depth = move.index, move.card, move.depth
         assert n is not None
         _check_ray_number(n)
-        ray = self.rays[n - 1]
+        ray = self._rays[n - 1]
         if not ray:
             raise IllegalMoveError(f"ray {n} is empty" + self._elsewhere(move), _C.EMPTY_PILE)
         is_open = n == self.open_ray
@@ -1207,16 +1234,16 @@ class Board:
         if move.source is Place.CLOUD:
             k = move.index
             assert k is not None
-            if not 1 <= k <= len(self.clouds):
-                have = f"there are {len(self.clouds)}" if self.clouds else "none has been made"
+            if not 1 <= k <= len(self._clouds):
+                have = f"there are {len(self._clouds)}" if self._clouds else "none has been made"
                 raise IllegalMoveError(f"there is no cloud {k}: {have}", _C.NO_SUCH_CLOUD)
-            row, name, place = self.clouds[k - 1], f"cloud {k}", Place.CLOUD
+            row, name, place = self._clouds[k - 1], f"cloud {k}", Place.CLOUD
         else:
-            if self.wind_row is None:
+            if self._wind_row is None:
                 raise IllegalMoveError(
                     "there is no wind row: the wind has not blown", _C.NO_WIND_ROW
                 )
-            k, row, name, place = 0, self.wind_row, "the wind row", Place.WIND
+            k, row, name, place = 0, self._wind_row, "the wind row", Place.WIND
         if not row:
             raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
         if end is not None:
@@ -1254,13 +1281,13 @@ class Board:
             found = [
                 (place, base + s, len(p) - 1, p[-1])
                 for s in range(4)
-                if len(p := self.foundations[base + s]) > 1
+                if len(p := self._foundations[base + s]) > 1
             ]
             if not found:
                 raise IllegalMoveError(f"no {kind} pile has a card that can move", _C.NOT_PLAYABLE)
             return found
         suit = card // 13
-        pile = self.foundations[base + suit]
+        pile = self._foundations[base + suit]
         name = f"the {kind} pile of {_SUIT_NAMES[suit]}"
         if not pile:
             raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
@@ -1279,7 +1306,7 @@ class Board:
             raise IllegalMoveError("a card move must name where its card goes", _C.NO_TARGET)
         place, _, _, card = reading
         suit = card // 13
-        found = self.foundations
+        found = self._foundations
         if target is Target.RAY:
             if not self._rules.two_aces_piles:
                 raise IllegalMoveError(
@@ -1290,7 +1317,7 @@ class Board:
             n = move.target_ray
             assert n is not None
             _check_ray_number(n)
-            ray = self.rays[n - 1]
+            ray = self._rays[n - 1]
             if ray:
                 raise IllegalMoveError(
                     f"ray {n} is not empty (its outer card is {ray[-1]}): "
@@ -1410,14 +1437,14 @@ class Board:
 
     def _can_progress(self) -> bool:
         """After the wind: can any card off the foundations still reach one? (SPEC 3.7)"""
-        row = self.wind_row or []
-        cards = [ray[-1] for ray in self.rays if ray]
-        for cloud in self.clouds:
+        row = self._wind_row or []
+        cards = [ray[-1] for ray in self._rays if ray]
+        for cloud in self._clouds:
             if cloud:
                 cards += (cloud[0], cloud[-1])
-        found = self.foundations
+        found = self._foundations
         if self._rules.parks:  # each empty ray lets one more card of the row's ends out
-            free = sum(1 for ray in self.rays if not ray)
+            free = sum(1 for ray in self._rays if not ray)
             cards += row[: free + 1] + row[max(0, len(row) - free - 1) :]
         elif row:
             cards += (row[0], row[-1])
@@ -1435,7 +1462,7 @@ class Board:
     def to_json(self) -> dict[str, Any]:
         """The position object of SPEC 6."""
         names = _card_names
-        found = self.foundations
+        found = self._foundations
         if self._rules.two_aces_piles:
             foundations: dict[str, Any] = {
                 "aces": {
@@ -1455,10 +1482,10 @@ class Board:
             "move_count": self.move_count,
             "deals": self.deals,
             "stock": None if stock is None else names(stock),
-            "rays": [names(ray) for ray in self.rays],
+            "rays": [names(ray) for ray in self._rays],
             "open_ray": self.open_ray,
-            "clouds": [names(cloud) for cloud in self.clouds],
-            "wind_row": None if self.wind_row is None else names(self.wind_row),
+            "clouds": [names(cloud) for cloud in self._clouds],
+            "wind_row": None if self._wind_row is None else names(self._wind_row),
             "foundations": foundations,
             "status": self.status().value,
         }
@@ -1652,14 +1679,14 @@ def _check_named_cards(cards: tuple[Card, ...], what: str) -> None:
 def _remap_undo(source: Board, target: Board) -> list[tuple[Any, ...]]:
     """Undo records of ``source`` rewritten to point at ``target``'s lists."""
     mapping: dict[int, list[Card]] = {}
-    for a, b in zip(source.rays, target.rays, strict=True):
+    for a, b in zip(source._rays, target._rays, strict=True):
         mapping[id(a)] = b
-    for a, b in zip(source.foundations, target.foundations, strict=True):
+    for a, b in zip(source._foundations, target._foundations, strict=True):
         mapping[id(a)] = b
-    for a, b in zip(source.clouds, target.clouds, strict=True):
+    for a, b in zip(source._clouds, target._clouds, strict=True):
         mapping[id(a)] = b
-    if source.wind_row is not None and target.wind_row is not None:
-        mapping[id(source.wind_row)] = target.wind_row
+    if source._wind_row is not None and target._wind_row is not None:
+        mapping[id(source._wind_row)] = target._wind_row
     records = []
     for record in source._undo:
         if record[0] == _CARD:

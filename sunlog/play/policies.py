@@ -706,7 +706,7 @@ def _card_move(
 ) -> Move:
     """The canonical move taking the card at (kind, index, pos) to ``target``."""
     if kind == _RAY:
-        ray = board.rays[index]
+        ray = board.ray(index + 1)
         move = Move(
             MoveKind.CARD, index + 1, ray[pos], Place.RAY, len(ray) - pos, None, target, target_ray
         )
@@ -726,24 +726,25 @@ def _commit_moves(board: Board, kind: int, index: int, pos: int) -> Iterator[Mov
     card = _card_at(board, kind, index, pos)
     suit, rank = divmod(card, 13)
     rank += 1
-    aces, kings = board.foundations[suit], board.foundations[suit + 4]
-    top = len(aces)
+    top = len(board.aces_pile(suit))
     options = []
     if rank >= 2:
         options.append((abs(top - (rank - 1)), rank - 1, Target.ACES))
     if rank <= 12:
         options.append((abs(top - rank), rank, Target.KINGS))
     _, goal, target = min(options, key=lambda o: o[0])
-    while len(aces) > goal:
+    # The caller plays each move yielded: the piles are read again after it.
+    while len(aces := board.aces_pile(suit)) > goal:
         yield board.canonical(Move(MoveKind.CARD, None, aces[-1], Place.ACES, target=Target.KINGS))
-    while len(aces) < goal:
-        yield board.canonical(Move(MoveKind.CARD, None, kings[-1], Place.KINGS, target=Target.ACES))
+    while len(board.aces_pile(suit)) < goal:
+        top_king = board.kings_pile(suit)[-1]
+        yield board.canonical(Move(MoveKind.CARD, None, top_king, Place.KINGS, target=Target.ACES))
     yield _card_move(board, kind, index, pos, target)
 
 
 def _card_at(board: Board, kind: int, index: int, pos: int) -> Card:
     if kind == _RAY:
-        return board.rays[index][pos]
+        return board.ray(index + 1)[pos]
     row = board.clouds[index] if kind == _CLOUD else board.wind_row
     assert row is not None
     return row[pos]
@@ -814,7 +815,7 @@ def _useful(board: Board, move: Move, first_empty: int | None) -> bool:
     if move.target_ray != first_empty:
         return False
     ray = move.index if move.source is Place.RAY else None
-    return not (ray is not None and len(board.rays[ray - 1]) == 1)
+    return not (ray is not None and len(board.ray(ray)) == 1)
 
 
 class GreedyPolicy(_BasePolicy):

@@ -837,7 +837,7 @@ def _source_move(b: Board, step: _Step) -> Move:
     """A card move from the step's source, written in full (position and end)."""
     place, index, pos, card = step[1], step[2], step[3], CARDS[step[4]]
     if place == _RAY:
-        depth = len(b.rays[index]) - pos
+        depth = len(b.ray(index + 1)) - pos
         return Move(MoveKind.CARD, index + 1, card, Place.RAY, depth=depth)
     end = End.LEFT if pos == 0 else End.RIGHT
     if place == _CLOUD:
@@ -859,10 +859,12 @@ def _place(b: Board, step: _Step, play: Any) -> None:
     a, k = len(first), len(second)
     if _fluid(a, k):
         want = rank - 1 if rank >= 2 else 1
-        while len(first) > want:
+        # Each shift is played at once: the piles are read again after it.
+        while len(first := b.aces_pile(suit)) > want:
             play(Move(MoveKind.CARD, card=first[-1], source=Place.ACES, target=Target.KINGS))
-        while len(first) < want:
-            play(Move(MoveKind.CARD, card=second[-1], source=Place.KINGS, target=Target.ACES))
+        while len(b.aces_pile(suit)) < want:
+            top_king = b.kings_pile(suit)[-1]
+            play(Move(MoveKind.CARD, card=top_king, source=Place.KINGS, target=Target.ACES))
         target = Target.ACES if rank >= 2 else Target.KINGS
     elif takes(PileKind.ACES, a, rank - 1) and takes(PileKind.KINGS, k, rank - 1):
         target = Target.KINGS if rank == 13 else Target.ACES  # the choice that stays fluid
