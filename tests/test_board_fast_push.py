@@ -1,12 +1,12 @@
-"""The fast path of ``Board.push`` against its general path, on every form of every move.
+"""``Board.push`` on every written form of card moves, against an oracle made of public
+behaviour only: ``legal_moves()`` (every legal move once per distinct result) and
+``last_played()`` (where each one takes its card from and puts it).
 
-``push`` first tries ``try_push``, which finds a card's copies straight from the piles
-a move names and plays it when exactly one reading is legal; anything else goes the
-general way (``_resolve_card``), which reads every playable card, checks that all legal
-readings give the same position (SPEC 5.2) and explains faults. Here, at positions of
-random games, every written form of card moves (bare cards, sources without cards,
-depths, ends, wrong cards, every target) goes both ways: the fast path may only ever
-play a move the general path accepts, with the same resulting position.
+A written form (a bare card, a source without its card, a depth, an end, a wrong card,
+any target) means each legal move whose card, source and target it agrees with (SPEC
+5.2). ``push`` must play it when those moves all give one position, raise
+:class:`AmbiguousMoveError` when they give several, and :class:`IllegalMoveError` when
+there is none, leaving the board as it was.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from collections.abc import Iterator
 import pytest
 from enginekit import random_playout
 
-from sunlog.engine.board import RAYS, Board, Stage
+from sunlog.engine.board import RAYS, Board
 from sunlog.engine.cards import CARDS, Card
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.played import AcesSpot, CardMoved, CloudSpot, KingsSpot, RaySpot, WindSpot
 from sunlog.play.policies import play
 
 TARGETS = [(Target.ACES, None), (Target.ACES1, None), (Target.ACES2, None)]
@@ -76,179 +78,177 @@ def legal_forms(board: Board) -> Iterator[Move]:
             yield move._replace(target=target, target_ray=ray_number)
 
 
-def general(board: Board, move: Move) -> object:
-    """The position the general path reaches with ``move`` (undone after), or its error."""
-    try:
-        reading, _, dst = board._resolve_card(move)
-    except ValueError as exc:
-        return type(exc)
-    board._apply_card(reading, dst)
-    key = board.key()
-    _, src, pos, pile = board._undo.pop()
-    src.insert(pos, pile.pop())
-    return key
+def effects(board: Board) -> list[tuple[Move, CardMoved, tuple[object, ...]]]:
+    """Each legal card move here with what it does and the position it leaves."""
+    found = []
+    for move in board.legal_moves():
+        if move.kind is not MoveKind.CARD:
+            continue
+        board.push(move)
+        played = board.last_played()
+        key = board.key()
+        board.pop()
+        assert isinstance(played, CardMoved)
+        found.append((move, played, key))
+    return found
+
+
+def _source_agrees(board: Board, form: Move, played: CardMoved) -> bool:
+    source = played.source
+    if form.source is None:
+        return True
+    if form.source is Place.RAY:
+        if not isinstance(source, RaySpot) or form.index != source.ray:
+            return False
+        ray = board.rays[source.ray - 1]
+        if form.depth is not None:  # any copy of the run the listed move takes
+            assert source.depth is not None
+            low, high = sorted((form.depth, source.depth))
+            if form.depth > 1 and source.ray != board.open_ray:
+                return False  # below the outer card: only the open ray's cards
+            return (
+                low >= 1
+                and high <= len(ray)
+                and all(c == played.card for c in ray[len(ray) - high :][: high - low + 1])
+            )
+        if form.card is None:  # the outer card, or any card of the open ray
+            return source.depth == 1 or source.ray == board.open_ray
+        # the outermost copy of the card
+        return source.depth == 1 + ray[::-1].index(played.card)
+    if form.source is Place.CLOUD:
+        if not isinstance(source, CloudSpot) or form.index != source.cloud:
+            return False
+        return _end_agrees(form.end, source.end, board.clouds[source.cloud - 1])
+    if form.source is Place.WIND:
+        row = board.wind_row or []
+        return isinstance(source, WindSpot) and _end_agrees(form.end, source.end, row)
+    if form.source is Place.ACES:
+        return isinstance(source, AcesSpot)
+    return isinstance(source, KingsSpot)
+
+
+def _end_agrees(written: End | None, end: End, row: list[Card]) -> bool:
+    """Either end, when none is written or the row holds one card only (both ends give
+    the same result, and legal_moves lists the left one)."""
+    return written is None or written is end or len(set(row)) == 1
+
+
+def _target_agrees(board: Board, form: Move, played: CardMoved) -> bool:
+    target = played.target
+    sun3 = board.variant.value == "sun-3"
+    if form.target is Target.RAY:
+        return isinstance(target, RaySpot) and target.ray == form.target_ray
+    if form.target is Target.KINGS:
+        return isinstance(target, KingsSpot)
+    if not isinstance(target, AcesSpot):
+        return False
+    if form.target is Target.ACES1 or form.target is Target.ACES2:
+        return sun3 and target.pile == (1 if form.target is Target.ACES1 else 2)
+    if not sun3:
+        return True
+    # sun-3's A: the first of the two aces piles that takes the card
+    first = board.aces_pile(played.card // 13, 1)
+    takes_first = len(first) == played.card % 13
+    return target.pile == (1 if takes_first else 2)
+
+
+def meanings(board: Board, form: Move, known: list[tuple[Move, CardMoved, tuple[object, ...]]]):
+    """The positions of the legal moves ``form`` can mean (the oracle)."""
+    return {
+        key
+        for _, played, key in known
+        if (form.card is None or form.card == played.card)
+        and _source_agrees(board, form, played)
+        and _target_agrees(board, form, played)
+    }
+
+
+def check_forms(board: Board, moves: Iterator[Move]) -> dict[str, int]:
+    """push agrees with the oracle on each form, and leaves the board as it was when it
+    refuses one. Returns how many forms were played, ambiguous and illegal."""
+    seen = {"played": 0, "ambiguous": 0, "illegal": 0}
+    known = effects(board)
+    before, count = board.key(), board.move_count
+    for form in moves:
+        expected = meanings(board, form, known)
+        try:
+            board.push(form)
+        except AmbiguousMoveError as exc:
+            assert len(expected) > 1, (form, exc)
+            seen["ambiguous"] += 1
+        except IllegalMoveError as exc:
+            assert not expected, (form, exc)
+            seen["illegal"] += 1
+        else:
+            assert expected == {board.key()}, form
+            assert board.is_legal(form) or len(expected) == 1
+            board.pop()
+            seen["played"] += 1
+        assert board.key() == before and board.move_count == count, form
+    return seen
 
 
 @pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
 @pytest.mark.parametrize("seed", range(2))
-def test_the_fast_path_plays_only_what_the_general_path_plays_the_same_way(
+def test_push_plays_a_form_exactly_when_its_legal_meanings_give_one_position(
     variant: str, seed: int
 ) -> None:
     rng = random.Random(seed)
     board = Board(variant, deal=rng.randrange(2**64))
-    fast = slow = 0
+    total = {"played": 0, "ambiguous": 0, "illegal": 0}
     for step, _ in enumerate(random_playout(board, rng, max_moves=400, stage_weight=0.2)):
         if step % 10:
             continue
-        before = board.key()
         sample = list(forms(board, rng))
         sample = rng.sample(sample, min(len(sample), 150)) + list(legal_forms(board))
-        for move in sample:
-            expected = general(board, move)
-            assert board.key() == before
-            if board.try_push(move):
-                fast += 1
-                assert board.key() == expected, move
-                board.pop()
-                assert board.key() == before
-            elif isinstance(expected, tuple):
-                slow += 1  # left to the general path: several readings, or the open ray
-    assert fast > 0
-    assert fast > 3 * slow  # nearly every legal form goes the fast way
+        for name, count in check_forms(board, iter(sample)).items():
+            total[name] += count
+    assert total["played"] > 0 and total["illegal"] > 0
 
 
 @pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
-def test_every_canonical_card_move_takes_the_fast_path(variant: str) -> None:
-    """What a writer emits (and what check reads most) is never left to the general path,
-    except a row whose cards are all the same, where either end gives the same result."""
+def test_every_canonical_card_move_is_played(variant: str) -> None:
+    """What a writer emits is always legal, and lands where last_played says."""
     rng = random.Random(5)
     board = Board(variant, deal=20261201)
     for _ in random_playout(board, rng, max_moves=300, stage_weight=0.2):
         for move in board.legal_moves():
             if move.kind is not MoveKind.CARD:
                 continue
-            if board.try_push(move):
-                board.pop()
-                continue
-            assert move.source in (Place.CLOUD, Place.WIND), move
-
-
-def legal_readings(board: Board, move: Move) -> int:
-    """How many readings of ``move`` the general path finds legal (0 when none is)."""
-    try:
-        readings = board._readings(move)
-    except ValueError:
-        return 0
-    legal = 0
-    for reading in readings:
-        try:
-            board._destination(reading, move)
-        except ValueError:
-            continue
-        legal += 1
-    return legal
-
-
-def check_one_reading(board: Board, moves: Iterator[Move], seen: dict[str, int]) -> None:
-    """The fast path plays each move exactly when the general path finds one legal
-    reading, with the same position, and leaves the board as it was otherwise. Counts
-    each case in ``seen``."""
-    before = board.key()
-    for move in moves:
-        legal = legal_readings(board, move)
-        expected = general(board, move)
-        if board.try_push(move):
-            assert legal == 1, move
-            assert board.key() == expected, move
+            board.push(move)
+            played = board.last_played()
+            assert isinstance(played, CardMoved) and played.canonical == move
             board.pop()
-            assert board.key() == before
-            seen["one"] += 1
-        else:
-            assert legal != 1, move
-            assert board.key() == before
-            seen["none" if legal == 0 else "several"] += 1
 
 
-def check_bare_cards(board: Board, seen: dict[str, int]) -> None:
-    """Every card, bare, onto every target, as :func:`check_one_reading` checks it."""
-    moves = (
+def bare_cards() -> Iterator[Move]:
+    """Every card, bare, onto every target."""
+    return (
         Move(MoveKind.CARD, None, card, None, None, None, target, ray)
         for card in CARDS
         for target, ray in TARGETS
     )
-    check_one_reading(board, moves, seen)
 
 
 @pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
-def test_a_row_named_without_a_card_takes_the_fast_path_when_one_end_goes_there(
-    variant: str,
-) -> None:
-    """``c2>A``, ``w>K``: the fast path plays the end whose card goes there when only one
-    does, and leaves the rest to the general path (neither: the error; both: different
-    positions, or one, which the general path decides)."""
-    seen = {"one": 0, "none": 0, "several": 0}
+def test_rows_named_without_a_card_and_bare_cards_follow_the_oracle(variant: str) -> None:
+    """``c2>A``, ``w>K`` and ``QD>K`` through whole games: played when their legal
+    meanings give one position, ambiguous when several, illegal when none."""
+    seen = {"played": 0, "ambiguous": 0, "illegal": 0}
     for seed in range(3):
         deal = 4100 + seed
         board = Board(variant, deal=deal)
-        for played in play(deal, variant, "greedy").move_stack:
+        for step, played in enumerate(play(deal, variant, "greedy").move_stack):
             board.push(played)
             rows = [(Place.CLOUD, k) for k in range(1, len(board.clouds) + 1)]
             rows += [(Place.WIND, None)] if board.wind_row else []
-            moves = (
+            moves = [
                 Move(MoveKind.CARD, k, None, place, None, None, target, ray)
                 for place, k in rows
                 for target, ray in TARGETS
-            )
-            check_one_reading(board, moves, seen)
-    assert seen["one"] > 10 and seen["none"] > 10, seen
-
-
-@pytest.mark.parametrize("variant", ["sun", "sun-2", "sun-3"])
-@pytest.mark.parametrize("seed", range(2))
-def test_a_bare_card_takes_the_fast_path_exactly_when_one_reading_is_legal(
-    variant: str, seed: int
-) -> None:
-    """Every card, bare, onto every target, in every stage: the fast path plays it exactly
-    when the general path finds one legal reading (with the same position), and leaves it
-    to the general path when there is none (the error) or several (same result, or the
-    ambiguity error, which the general path decides)."""
-    deal = 20261202 + seed
-    board = Board(variant, deal=deal)
-    seen = {"one": 0, "none": 0, "several": 0}
-    stages = set()
-    for step, played in enumerate(play(deal, variant, "greedy").move_stack):
-        board.push(played)
-        if step % 3 and board.stage in (Stage.SUNRISE, Stage.SUNSET):  # the others are short
-            continue
-        stages.add(board.stage)
-        check_bare_cards(board, seen)
-    wanted = {Stage.SUNRISE, Stage.SUNSET}
-    wanted |= set() if variant == "sun-2" else {Stage.SUN_PLAYS}  # sun-2 opens no ray
-    wanted |= set() if board.is_won() else {Stage.WIND}  # a game may be won before it
-    assert stages >= wanted, stages
-    assert all(seen.values()), seen
-
-
-def test_a_card_parked_before_the_first_gather_is_found_by_the_bare_search() -> None:
-    """Until the first gather, the bare card's search looks only at the rays a card's two
-    copies were dealt to; a card sun-3 has put onto an empty ray lies elsewhere, so from
-    then on the search looks at every ray. Random games of sun-3 that park cards whenever
-    they can, checked at every position of stages 1 and 2 (both copies playable, one
-    parked, is the case a narrow search would get wrong)."""
-    seen = {"one": 0, "none": 0, "several": 0}
-    parked = 0
-    for seed in range(3):
-        rng = random.Random(seed)
-        board = Board("sun-3", deal=777 + seed)
-        while board.stage in (Stage.SUNRISE, Stage.SUN_PLAYS) and len(board.move_stack) < 150:
-            moves = board.legal_moves()
-            parks = [m for m in moves if m.target is Target.RAY]
-            cards = [m for m in moves if m.kind is MoveKind.CARD]
-            if parks and rng.random() < 0.5:
-                move = rng.choice(parks)
-                parked += 1
-            else:
-                move = rng.choice(cards if cards and rng.random() < 0.8 else moves)
-            board.push(move)
-            check_bare_cards(board, seen)
-    assert parked > 5 and seen["several"] > 0, (parked, seen)
+            ]
+            if step % 7 == 0:
+                moves += bare_cards()
+            for name, count in check_forms(board, iter(moves)).items():
+                seen[name] += count
+    assert seen["played"] > 0 and seen["illegal"] > 0

@@ -18,6 +18,7 @@ from sunlog.engine.cards import CARDS, Card, Suit
 from sunlog.engine.deal import MAX_DEAL, deal_deck, wind_row
 from sunlog.engine.errors import AmbiguousMoveError, BoardArgumentError, IllegalMoveError, clip
 from sunlog.engine.errors import MoveErrorCode as _C
+from sunlog.engine.explain import check_ray_number, explain_card, reopen_message
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.played import (
     AcesSpot,
@@ -33,7 +34,7 @@ from sunlog.engine.played import (
     WindBlown,
     WindSpot,
 )
-from sunlog.engine.rules import DEALS, RAYS, RULES, PileKind, VariantRules, gather_out, takes
+from sunlog.engine.rules import DEALS, RAYS, RULES, VariantRules, gather_out
 
 __all__ = ["DEALS", "RAYS", "Board", "Stage", "Status", "Variant"]
 
@@ -980,7 +981,7 @@ class Board:
         if self.deals < DEALS or len(self._foundations[0]) == 13:  # else not over: no call
             self._not_over("open")
         if not 1 <= n <= RAYS:
-            _check_ray_number(n)
+            check_ray_number(n)
         if self.stage is Stage.WIND:
             raise IllegalMoveError("no ray can be opened after the wind", _C.AFTER_WIND)
         if self.stage is Stage.SUNSET:
@@ -988,7 +989,7 @@ class Board:
                 "no ray can be opened once stage 3 (gathering) has begun", _C.STAGE_PASSED
             )
         if n <= self.opened:
-            raise IllegalMoveError(self._reopen_message(n), _C.OUT_OF_ORDER)
+            raise IllegalMoveError(reopen_message(self, n), _C.OUT_OF_ORDER)
         return n
 
     def _check_gather(self, n: int | None) -> int:
@@ -997,7 +998,7 @@ class Board:
         if self.deals < DEALS or len(self._foundations[0]) == 13:  # else not over: no call
             self._not_over("gather")
         if not 1 <= n <= RAYS:
-            _check_ray_number(n)
+            check_ray_number(n)
         if self.stage is Stage.WIND:
             raise IllegalMoveError("no ray can be gathered after the wind", _C.AFTER_WIND)
         if n <= self.gathered:
@@ -1119,32 +1120,12 @@ class Board:
         :class:`AmbiguousMoveError` unless every reading gives the same position (then
         the first is played)."""
         if not plans:
-            self._explain_card(move)
+            explain_card(self, move)
             raise AssertionError(f"{move}: no legal reading, yet no rule refuses it")
         assert move.target is not None
         self._check_same_result(
             move, [((p, i, pos, card), move.target, dst) for p, i, pos, card, _, dst in plans]
         )
-
-    def _explain_card(self, move: Move) -> None:
-        """Raise the :class:`IllegalMoveError` that says why a card move has no legal
-        reading: the first fault met, reading the move as a player does (is anything
-        dealt, is the game over, is the card where the move says, may it go there)."""
-        if self.deals == 0:
-            raise IllegalMoveError(
-                "nothing can be played before the first deal: a game starts with deal",
-                _C.NOT_DEALT_YET,
-            )
-        if self.is_won():
-            raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
-        first_error: IllegalMoveError | None = None
-        for reading in self._readings(move):
-            try:
-                self._destination(reading, move)
-            except IllegalMoveError as exc:
-                first_error = first_error or exc
-        if first_error is not None:
-            raise first_error
 
     def _check_same_result(
         self, move: Move, legal: list[tuple[_Reading, Target, list[Card]]]
@@ -1167,271 +1148,6 @@ class Board:
                 f"write {' or '.join(unique)}",
                 unique,
             )
-
-    def _readings(self, move: Move) -> list[_Reading]:
-        """The playable cards a written source and card can mean (target not yet checked)."""
-        source, card = move.source, move.card
-        if source is None:
-            assert card is not None
-            found = [r for r in self._playable() if r[3] == card]
-            if not found:
-                raise IllegalMoveError(
-                    f"no {card} is playable here: {self._playable_summary()}", _C.NOT_PLAYABLE
-                )
-            return found
-        if source is Place.RAY:
-            return self._ray_readings(move)
-        if source is Place.CLOUD or source is Place.WIND:
-            return self._row_readings(move)
-        return self._foundation_readings(move)
-
-    def _ray_readings(self, move: Move) -> list[_Reading]:
-        n, card, depth = move.index, move.card, move.depth
-        assert n is not None
-        _check_ray_number(n)
-        ray = self._rays[n - 1]
-        if not ray:
-            raise IllegalMoveError(f"ray {n} is empty" + self._elsewhere(move), _C.EMPTY_PILE)
-        is_open = n == self.open_ray
-        if depth is not None:
-            if depth < 1 or depth > len(ray):
-                raise IllegalMoveError(
-                    f"ray {n} holds {_cards(len(ray))}, so it has no card {depth}", _C.NOT_THERE
-                )
-            if depth > 1 and not is_open:
-                raise IllegalMoveError(
-                    f"only the outer card of ray {n} ({ray[-1]}) is playable: "
-                    + self._open_ray_note(),
-                    _C.NOT_PLAYABLE,
-                )
-            pos = len(ray) - depth
-            if card is not None and ray[pos] != card:
-                where = f"ray {n}'s outer card" if depth == 1 else f"card {depth} of ray {n}"
-                raise IllegalMoveError(
-                    f"{where} is {ray[pos]}, not {card}" + self._elsewhere(move), _C.NOT_THERE
-                )
-            return [(Place.RAY, n, pos, ray[pos])]
-        if card is None:
-            if is_open:
-                return [r for r in self._playable() if r[0] is Place.RAY and r[1] == n]
-            return [(Place.RAY, n, len(ray) - 1, ray[-1])]
-        if ray[-1] == card:
-            return [(Place.RAY, n, len(ray) - 1, card)]
-        if not is_open:
-            raise IllegalMoveError(
-                f"ray {n}'s outer card is {ray[-1]}, not {card}" + self._elsewhere(move),
-                _C.NOT_THERE,
-            )
-        for pos in range(len(ray) - 2, -1, -1):
-            if ray[pos] == card:
-                return [(Place.RAY, n, pos, card)]
-        raise IllegalMoveError(
-            f"ray {n}, the open ray, holds no {card}" + self._elsewhere(move), _C.NOT_THERE
-        )
-
-    def _row_readings(self, move: Move) -> list[_Reading]:
-        card, end = move.card, move.end
-        if move.source is Place.CLOUD:
-            k = move.index
-            assert k is not None
-            if not 1 <= k <= len(self._clouds):
-                have = f"there are {len(self._clouds)}" if self._clouds else "none has been made"
-                raise IllegalMoveError(f"there is no cloud {k}: {have}", _C.NO_SUCH_CLOUD)
-            row, name, place = self._clouds[k - 1], f"cloud {k}", Place.CLOUD
-        else:
-            if self._wind_row is None:
-                raise IllegalMoveError(
-                    "there is no wind row: the wind has not blown", _C.NO_WIND_ROW
-                )
-            k, row, name, place = 0, self._wind_row, "the wind row", Place.WIND
-        if not row:
-            raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
-        if end is not None:
-            pos = 0 if end is End.LEFT else len(row) - 1
-            if card is not None and row[pos] != card:
-                side = "left" if end is End.LEFT else "right"
-                raise IllegalMoveError(
-                    f"the {side} end of {name} is {row[pos]}, not {card}" + self._elsewhere(move),
-                    _C.NOT_THERE,
-                )
-            return [(place, k, pos, row[pos])]
-        ends = [(place, k, 0, row[0])]
-        if len(row) > 1:
-            ends.append((place, k, len(row) - 1, row[-1]))
-        if card is None:
-            return ends
-        found = [r for r in ends if r[3] == card]
-        if not found:
-            shown = f"ends are {row[0]} and {row[-1]}" if len(row) > 1 else f"only card is {row[0]}"
-            raise IllegalMoveError(
-                f"{name}'s {shown}, not {card}" + self._elsewhere(move), _C.NOT_THERE
-            )
-        return found
-
-    def _foundation_readings(self, move: Move) -> list[_Reading]:
-        if self._rules.two_aces_piles:
-            raise IllegalMoveError(
-                "cards on the foundations are never playable in sun-3", _C.NOT_PLAYABLE
-            )
-        place, card = move.source, move.card
-        base = 0 if place is Place.ACES else 4
-        kind = "aces" if place is Place.ACES else "kings"
-        assert place is not None
-        if card is None:
-            found = [
-                (place, base + s, len(p) - 1, p[-1])
-                for s in range(4)
-                if len(p := self._foundations[base + s]) > 1
-            ]
-            if not found:
-                raise IllegalMoveError(f"no {kind} pile has a card that can move", _C.NOT_PLAYABLE)
-            return found
-        suit = card // 13
-        pile = self._foundations[base + suit]
-        name = f"the {kind} pile of {_SUIT_NAMES[suit]}"
-        if not pile:
-            raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
-        if pile[-1] != card:
-            raise IllegalMoveError(f"{name} is topped by {pile[-1]}, not {card}", _C.NOT_THERE)
-        if len(pile) == 1:
-            raise IllegalMoveError(
-                f"{card} is the base of {name}, and a base never moves", _C.BASE_NEVER_MOVES
-            )
-        return [(place, base + suit, len(pile) - 1, card)]
-
-    def _destination(self, reading: _Reading, move: Move) -> tuple[Target, list[Card]]:
-        """Where the written target puts this reading's card, or why it cannot."""
-        target = move.target
-        if target is None:
-            raise IllegalMoveError("a card move must name where its card goes", _C.NO_TARGET)
-        place, _, _, card = reading
-        suit = card // 13
-        found = self._foundations
-        if target is Target.RAY:
-            if not self._rules.two_aces_piles:
-                raise IllegalMoveError(
-                    "cards go onto rays only in sun-3 (temporary places); "
-                    f"this game is {self.variant.value}",
-                    _C.WRONG_TARGET,
-                )
-            n = move.target_ray
-            assert n is not None
-            _check_ray_number(n)
-            ray = self._rays[n - 1]
-            if ray:
-                raise IllegalMoveError(
-                    f"ray {n} is not empty (its outer card is {ray[-1]}): "
-                    "a card may be parked only on an empty ray",
-                    _C.RAY_NOT_EMPTY,
-                )
-            return target, ray
-        if target is Target.KINGS:
-            if self._rules.two_aces_piles:
-                raise IllegalMoveError(
-                    "sun-3 has no kings piles: write A, A1 or A2", _C.WRONG_TARGET
-                )
-            pile = found[suit + 4]
-            if place is Place.KINGS:
-                raise IllegalMoveError(f"{card} is already on its kings pile", _C.ALREADY_THERE)
-            if place is Place.ACES and not pile:
-                raise IllegalMoveError(
-                    f"the kings pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
-                    "an empty pile from another foundation",
-                    _C.EMPTY_FOUNDATION,
-                )
-            if not takes(PileKind.KINGS, len(pile), card):
-                raise IllegalMoveError(_misfit(card, pile, "kings"), _C.NO_FIT)
-            return target, pile
-        if self._rules.two_aces_piles:
-            if target is Target.ACES:
-                for pile in (found[suit], found[suit + 4]):
-                    if takes(PileKind.ACES, len(pile), card):
-                        return target, pile
-                tops = " and ".join(str(p[-1]) if p else "empty" for p in found[suit::4])
-                raise IllegalMoveError(
-                    f"{card} fits neither aces pile of {_SUIT_NAMES[suit]} (tops: {tops})",
-                    _C.NO_FIT,
-                )
-            pile = found[suit if target is Target.ACES1 else suit + 4]
-            if not takes(PileKind.ACES, len(pile), card):
-                which = "first" if target is Target.ACES1 else "second"
-                raise IllegalMoveError(_misfit(card, pile, "aces", which), _C.NO_FIT)
-            return target, pile
-        if target is not Target.ACES:
-            raise IllegalMoveError(
-                f"A1 and A2 name the two aces piles of sun-3; in {self.variant.value} write A",
-                _C.WRONG_TARGET,
-            )
-        pile = found[suit]
-        if place is Place.ACES:
-            raise IllegalMoveError(f"{card} is already on its aces pile", _C.ALREADY_THERE)
-        if place is Place.KINGS and not pile:
-            raise IllegalMoveError(
-                f"the aces pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
-                "an empty pile from another foundation",
-                _C.EMPTY_FOUNDATION,
-            )
-        if not takes(PileKind.ACES, len(pile), card):
-            raise IllegalMoveError(_misfit(card, pile, "aces"), _C.NO_FIT)
-        return target, pile
-
-    def _open_ray_note(self) -> str:
-        if self.open_ray is None:
-            return "no ray is open"
-        return f"the open ray is ray {self.open_ray}"
-
-    def _playable_summary(self) -> str:
-        """The playable cards off the foundations, by suit (S H D C) and, within a suit, by
-        rank (A 2 ... 10 J Q K): ``the playable cards are 3S 10S, AH 7H, KC``."""
-        cards = sorted({r[3] for r in self._playable() if r[0] not in (Place.ACES, Place.KINGS)})
-        if not cards:
-            return "no card is playable"
-        suits = [
-            " ".join(str(c) for c in group)
-            for group in ([c for c in cards if c // 13 == s] for s in range(4))
-            if group
-        ]
-        return "the playable cards are " + ", ".join(suits)
-
-    def _elsewhere(self, move: Move) -> str:
-        """For a card that is not where the move says: where it is playable, as the move
-        to write (``; 2S is on ray 3: write r3:2S>A``), or that it is playable nowhere.
-
-        Called only to explain a move that has failed: a legal move never pays for it."""
-        card = move.card
-        if card is None:
-            return ""
-        places = [r for r in self._playable() if r[3] == card]
-        if not places:
-            return f", and no {card} is playable anywhere"
-        writes: list[str] = []
-        reason = ""
-        for reading in places:
-            try:
-                target, dst = self._destination(reading, move)
-            except IllegalMoveError as exc:
-                reason = reason or str(exc)
-                continue
-            form = str(self._canonical(reading, target, self._dst_index(target, dst)))
-            if form not in writes:
-                writes.append(form)
-        where = _place_names(places)
-        if writes:
-            return f"; {card} is {where}: write {' or '.join(writes)}"
-        return f"; {card} is {where}, but {reason}"
-
-    def _reopen_message(self, n: int) -> str:
-        """Why ``open n`` cannot come now that ray ``self.opened`` is open, in one sentence
-        (the move history is read only here, on the error path)."""
-        last = self.opened
-        if n == last:
-            what = f"ray {n} is open already"
-        elif any(m.kind is MoveKind.OPEN and m.index == n for m in self.move_stack):
-            what = f"ray {n} was opened before ray {last}"
-        else:
-            what = f"ray {n} was passed over when ray {last} was opened"
-        later = f"open a ray from {last + 1} to 13" if last < RAYS else "no ray is left to open"
-        return f"open {n}: {what}, and rays are opened left to right: {later}"
 
     # ------------------------------------------------------------------ status
 
@@ -1547,37 +1263,6 @@ _UP = bytes(range(104))
 _DOWN = _UP[::-1]
 
 
-def _misfit(card: Card, pile: list[Card], kind: str, which: str = "") -> str:
-    suit = _SUIT_NAMES[card // 13]
-    name = f"the {which + ' ' if which else ''}{kind} pile of {suit}"
-    if not pile:
-        base = "an ace" if kind == "aces" else "a king"
-        return f"{card} cannot start {name}: an empty pile takes only {base}"
-    top = pile[-1]
-    step = 1 if kind == "aces" else -1
-    if (kind == "aces" and top % 13 == 12) or (kind == "kings" and top % 13 == 0):
-        return f"{card} cannot go onto {name}: the pile is complete"
-    return f"{card} cannot go onto {name}: its top is {top}, so it takes {CARDS[top + step]}"
-
-
-def _place_names(readings: list[_Reading]) -> str:
-    """Where playable cards are, in words: ``on ray 3``, ``at an end of cloud 2``, ..."""
-    names: list[str] = []
-    for place, index, _, _ in readings:
-        if place is Place.RAY:
-            name = f"on ray {index}"
-        elif place is Place.CLOUD:
-            name = f"at an end of cloud {index}"
-        elif place is Place.WIND:
-            name = "at an end of the wind row"
-        else:
-            kind = "aces" if place is Place.ACES else "kings"
-            name = f"on top of its {kind} pile"
-        if name not in names:
-            names.append(name)
-    return " and ".join(names)
-
-
 def _open_ray_cards(ray: list[Card]) -> Iterator[tuple[int, Card]]:
     """The playable cards of the open ray, outer first: each run of copies of a card once,
     by its outermost copy (the others give the same result)."""
@@ -1607,15 +1292,6 @@ def _row_ends(place: Place, index: int, row: list[Card]) -> Iterator[_Reading]:
     yield (place, index, 0, row[0])
     if len(row) > 1 and (row[0] != row[-1] or row.count(row[0]) != len(row)):
         yield (place, index, len(row) - 1, row[-1])
-
-
-def _check_ray_number(n: int) -> None:
-    if not 1 <= n <= RAYS:
-        raise IllegalMoveError(f"there is no ray {n}: rays are numbered 1 to 13", _C.NO_SUCH_RAY)
-
-
-def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
 
 
 def _variant_argument(variant: object) -> Variant:
