@@ -21,7 +21,10 @@ __all__ = ["COMPILED_MODULES", "compiled_modules", "main", "version", "version_l
 COMPILED_MODULES = (
     "sunlog.engine.board",
     "sunlog.engine.deal",
+    "sunlog.engine.lastplayed",
     "sunlog.engine.moves",
+    "sunlog.engine.rules",
+    "sunlog.engine.stages",
     "sunlog.play.bounds",
     "sunlog.play.policies",
     "sunlog.play.solver",

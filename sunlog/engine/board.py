@@ -8,79 +8,56 @@ in canonical form and reports its :meth:`Board.status`. It knows nothing of text
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
-from enum import Enum, IntEnum
 from itertools import chain
 from typing import Any
 
-from sunlog.engine.cards import CARDS, Card, Suit
-from sunlog.engine.deal import MAX_DEAL, deal_deck, wind_row
-from sunlog.engine.errors import AmbiguousMoveError, BoardArgumentError, IllegalMoveError, clip
-from sunlog.engine.errors import MoveErrorCode as _C
-from sunlog.engine.explain import check_ray_number, explain_card, reopen_message
+from sunlog.engine.arguments import (
+    check_deal_argument,
+    deck_argument,
+    variant_argument,
+)
+from sunlog.engine.boardjson import position_json
+from sunlog.engine.cards import Card
+from sunlog.engine.deal import deal_deck, wind_row
+from sunlog.engine.errors import BoardArgumentError
+from sunlog.engine.explain import check_same_result, explain_card
+from sunlog.engine.lastplayed import CARD as _CARD
+from sunlog.engine.lastplayed import DEAL as _DEAL
+from sunlog.engine.lastplayed import GATHER as _GATHER
+from sunlog.engine.lastplayed import OPEN as _OPEN
+from sunlog.engine.lastplayed import (
+    canonical_form,
+    last_played,
+    named_cards,
+    playable,
+    shortest,
+)
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.played import (
-    AcesSpot,
-    CardMoved,
-    CloudSpot,
-    Dealt,
-    Gathered,
-    KingsSpot,
-    Opened,
     Played,
-    RaySpot,
     Spot,
-    WindBlown,
-    WindSpot,
 )
-from sunlog.engine.rules import DEALS, RAYS, RULES, VariantRules, gather_out
+from sunlog.engine.rules import (
+    DEALS,
+    RAYS,
+    RULES,
+    Stage,
+    Status,
+    Variant,
+    VariantRules,
+)
+from sunlog.engine.stages import (
+    apply_deal,
+    apply_gather,
+    apply_wind,
+    check_gather,
+    check_open,
+    resolve_deal,
+    resolve_wind,
+)
 
 __all__ = ["DEALS", "RAYS", "Board", "Stage", "Status", "Variant"]
-
-#: Number of rays around the sun, and of deals in stage 1.
-_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-_SUIT_KEYS = ("S", "H", "D", "C")
-
-
-class Variant(Enum):
-    """The three variants of the game."""
-
-    SUN = "sun"
-    SUN2 = "sun-2"
-    SUN3 = "sun-3"
-
-    @classmethod
-    def parse(cls, text: str) -> Variant:
-        """``sun``, ``sun-2`` or ``sun-3`` (case-insensitive)."""
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            raise ValueError(
-                f"unknown variant {clip(text)!r}: expected sun, sun-2 or sun-3"
-            ) from None
-
-
-class Stage(IntEnum):
-    """The stage of play: 1 sunrise, 2 the sun plays, 3 sunset, then the wind."""
-
-    SUNRISE = 1
-    SUN_PLAYS = 2
-    SUNSET = 3
-    WIND = 4
-
-    @property
-    def json(self) -> int | str:
-        """The stage as the position object writes it: 1, 2, 3 or ``"wind"``."""
-        return "wind" if self is Stage.WIND else int(self)
-
-
-class Status(Enum):
-    """``playing``, ``won`` or ``lost`` as SPEC 3.7 defines them."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
 
 
 # A reading of a card move: (place, index, pos, card). ``index`` is the ray or cloud number,
@@ -89,7 +66,6 @@ _Reading = tuple[Place, int, int, Card]
 # A legal reading with its source and destination piles: (place, index, pos, card, src, dst).
 _Plan = tuple[Place, int, int, Card, list[Card], list[Card]]
 # Undo records, tagged by their first item.
-_CARD, _DEAL, _OPEN, _GATHER, _WIND = range(5)
 # Enum members as module constants for the hot paths (an enum attribute costs some
 # 0.2 µs a lookup in Python 3.11).
 _E_LEFT = End.LEFT
@@ -127,10 +103,10 @@ class Board:
         deal: int | None = None,
         deck: Sequence[Card] | None = None,
     ) -> None:
-        self.variant = _variant_argument(variant)
-        _check_deal_argument(deal)
+        self.variant = variant_argument(variant)
+        check_deal_argument(deal)
         if deck is not None:
-            deck = _deck_argument(deck)
+            deck = deck_argument(deck)
             if deal is not None and deck != deal_deck(deal):
                 raise BoardArgumentError(f"the Deck tag is not the deck of deal {deal}")
         elif deal is not None:
@@ -296,7 +272,7 @@ class Board:
         if self.is_won():
             return []
         moves = [
-            self._canonical(reading, target, dst)
+            canonical_form(self, reading, target, dst)
             for reading in self._playable()
             for target, dst in self._targets(reading)
         ]
@@ -367,29 +343,6 @@ class Board:
             return Target.ACES1 if i < 4 else Target.ACES2
         return Target.ACES if i < 4 else Target.KINGS
 
-    def _canonical(self, reading: _Reading, target: Target, dst: int) -> Move:
-        """The canonical move for a legal (reading, target): SPEC 5.2's writer rules."""
-        place, index, pos, card = reading
-        depth = end = None
-        if place is _P_RAY:
-            ray = self._rays[index - 1]
-            if card in ray[pos + 1 :]:
-                outermost = len(ray) - 1 - ray[::-1].index(card)
-                if any(c != card for c in ray[pos:outermost]):  # else: same result
-                    depth = len(ray) - pos
-        elif place is _P_CLOUD or place is _P_WIND:
-            row = self._clouds[index - 1] if place is _P_CLOUD else self._wind_row
-            assert row is not None
-            if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
-                end = _E_LEFT if pos == 0 else _E_RIGHT
-        target_ray = None
-        if target is _T_RAY:
-            target_ray, dst = dst, -1
-        elif target is _T_ACES1 or (target is _T_ACES2 and not self._takes(dst - 4, card)):
-            target = _T_ACES  # A2 is written only where the first pile would take it too
-        src_index = index if place is _P_RAY or place is _P_CLOUD else None
-        return Move(_K_CARD, src_index, card, place, depth, end, target, target_ray)
-
     # ---------------------------------------------------------------- pushing
 
     def is_legal(self, move: Move) -> bool:
@@ -405,7 +358,7 @@ class Board:
         plan = self._resolve(move)
         if move.kind is MoveKind.CARD:
             reading, target, dst = plan
-            return self._canonical(reading, target, self._dst_index(target, dst))
+            return canonical_form(self, reading, target, self._dst_index(target, dst))
         if move.kind is MoveKind.DEAL and self._deck is not None:
             return Move.deal()
         if move.kind is MoveKind.WIND and self.deal_number is not None:
@@ -418,19 +371,13 @@ class Board:
         """The shortest form of a card move that reads as it does here (SPEC 5.2): the bare
         card (``KS>K``), else the source without the card (``r5>A``), else ``move`` itself.
         What a person at the table would write; other moves come back as they are."""
-        if move.kind is not MoveKind.CARD or move.card is None or move.source is None:
-            return move
-        meant = self.canonical(move)
-        for form in (
-            move._replace(source=None, index=None, depth=None, end=None),
-            move._replace(card=None),
-        ):
-            try:
-                if self.canonical(form) == meant:
-                    return form
-            except ValueError:
-                continue
-        return move
+        return shortest(self, move)
+
+    def named_cards(self, move: Move) -> Move:
+        """``move``, just pushed here, as a game played with real cards writes it: a deal
+        naming the 13 cards it dealt (ray 1 first), the wind naming its row; other moves as
+        they are. Such a log needs no Deal tag."""
+        return named_cards(self, move)
 
     def push(self, move: Move) -> None:
         """Check ``move`` against every rule and play it."""
@@ -445,16 +392,16 @@ class Board:
             if move[6] is _T_RAY:  # the target
                 self._parked = True
         elif kind is _K_DEAL:
-            self._apply_deal(self._resolve_deal(move))
+            apply_deal(self, resolve_deal(self, move))
         elif kind is _K_OPEN:
-            ray = self._check_open(move.index)
+            ray = check_open(self, move.index)
             self._undo.append((_OPEN, self.open_ray, self.opened, self.stage))
             self.open_ray = self.opened = ray
             self.stage = Stage.SUN_PLAYS
         elif kind is _K_GATHER:
-            self._apply_gather(self._check_gather(move.index))
+            apply_gather(self, check_gather(self, move.index))
         else:
-            self._apply_wind(self._resolve_wind(move))
+            apply_wind(self, resolve_wind(self, move))
         self.move_stack.append(move)
 
     def try_push(self, move: Move) -> bool:
@@ -678,185 +625,18 @@ class Board:
         dst = found[i]
         return dst if nxt[i][len(dst)] == rank else None
 
-    def named_cards(self, move: Move) -> Move:
-        """``move``, just pushed here, as a game played with real cards writes it: a deal
-        naming the 13 cards it dealt (ray 1 first), the wind naming its row; other moves as
-        they are. Such a log needs no Deal tag."""
-        if move.kind is MoveKind.DEAL:
-            return Move.deal([ray[-1] for ray in self._rays])
-        if move.kind is MoveKind.WIND:
-            assert self._wind_row is not None
-            return Move.wind(self._wind_row)
-        return move
-
     def last_played(self) -> Played:
         """What the last move pushed did, with its canonical form: where a card came from
         (as the position was before it) and went to, what a deal or a gather dealt, the
         wind's row. Read from the undo record, so it costs no replay; ``IndexError`` when
         no move has been played."""
-        if not self._undo:
-            raise IndexError("no move has been played")
-        record = self._undo[-1]
-        move = self.move_stack[-1]
-        tag = record[0]
-        if tag == _CARD:
-            return self._card_played(move, record[1], record[2], record[3])
-        if tag == _DEAL:
-            cards = tuple(record[1])
-            canonical = Move.deal() if self._deck is not None else Move.deal(cards)
-            return Dealt(canonical, cards)
-        if tag == _OPEN:
-            return Opened(Move.open(self.opened), self.opened)
-        if tag == _GATHER:
-            # Not ``cards``: that name is a tuple above, and a list here would fail the
-            # compiled build's check of the variable's type.
-            _, n, picked, dealt, cloud = record[:5]
-            return Gathered(
-                Move.gather(n),
-                n,
-                tuple(picked),
-                tuple((n + 1 + i, picked[i]) for i in range(dealt)),
-                len(self._clouds) if cloud else None,
-                tuple(picked[RAYS - n :]) if cloud else (),
-            )
-        row = self._wind_row
-        assert row is not None
-        canonical = Move.wind(row)
-        if move.cards is None:  # the row the Deal tag derives
-            canonical = move
-        elif self.deal_number is not None:
-            collected = [c for cloud in record[1] for c in cloud]
-            collected += [c for ray in record[2] for c in ray]
-            if row == wind_row(self.deal_number, collected):
-                canonical = Move.wind()
-        return WindBlown(canonical, tuple(row))
-
-    def _card_played(self, move: Move, src: list[Card], pos: int, dst: list[Card]) -> Played:
-        """:meth:`last_played` of a card move. The canonical form is worked out on the
-        position before the move: the card is put back for a moment, unless it was its
-        ray's outer card, which needs no looking (the commonest case, kept cheap: enum
-        members as module constants, the move unpacked once)."""
-        place, index = self._source_of(move, src)
-        card = dst[-1]
-        suit = card // 13
-        found = self._foundations
-        target: Spot
-        if found[suit] is dst or found[suit + 4] is dst:
-            dst_index = suit if found[suit] is dst else suit + 4
-            if self._rules.two_aces_piles:
-                pile = 1 if dst_index < 4 else 2
-                target_enum = _T_ACES1 if pile == 1 else _T_ACES2
-                target = _ACES_SPOTS[suit][pile]
-            elif dst_index < 4:
-                target_enum, target = _T_ACES, _ACES_SPOTS[suit][1]
-            else:
-                target_enum, target = _T_KINGS, _KINGS_SPOTS[suit]
-        else:
-            target_enum, dst_index = _T_RAY, self._dst_index(_T_RAY, dst)
-            target = _ray_spot(dst_index, None, False)
-        if place is _P_RAY:
-            depth = len(src) + 1 - pos
-            source: Spot = _ray_spot(index, depth, index == self.open_ray)
-            if depth == 1:  # the outer card: no position needed
-                canonical = self._outer_canonical(move, index, card, target_enum, dst_index)
-                if canonical is move:
-                    return _card_moved(move, card, source, target)
-                return CardMoved(canonical, card, source, target)
-        else:
-            source = self._spot(place, index, pos, src, 1)
-        src.insert(pos, dst.pop())
-        try:
-            canonical = self._canonical((place, index, pos, card), target_enum, dst_index)
-        finally:
-            dst.append(src.pop(pos))
-        if canonical == move:  # written canonically: the move's own value, made once
-            return _card_moved(move, card, source, target)
-        return CardMoved(canonical, card, source, target)
-
-    def _outer_canonical(self, move: Move, ray: int, card: Card, target: Target, dst: int) -> Move:
-        """The canonical form of a move that took ray ``ray``'s outer card: ``move``
-        itself when it is written so (most are: no new value then), else as
-        :meth:`_canonical` makes it."""
-        if target is _T_ACES1:
-            target = _T_ACES  # A2 is written only where the first pile would take it too
-        elif target is _T_ACES2 and not self._takes(dst - 4, card):
-            target = _T_ACES
-        target_ray = dst if target is _T_RAY else None
-        _, n, written, source, depth, _, written_target, written_ray, _ = move
-        if (
-            n == ray
-            and written == card
-            and source is _P_RAY
-            and depth is None
-            and written_target is target
-            and written_ray == target_ray
-        ):
-            return move
-        return Move(_K_CARD, ray, card, _P_RAY, None, None, target, target_ray)
-
-    def _source_of(self, move: Move, pile: list[Card]) -> tuple[Place, int]:
-        """The place and index of the pile a card move took its card from: where the move
-        names it, checked by identity, else found by :meth:`_locate`."""
-        _, n, _, source, _, _, _, _, _ = move
-        if source is _P_RAY:
-            if n is not None and 0 < n <= RAYS and self._rays[n - 1] is pile:
-                return _P_RAY, n
-        elif source is _P_CLOUD:
-            if n is not None and 0 < n <= len(self._clouds) and self._clouds[n - 1] is pile:
-                return _P_CLOUD, n
-        elif source is _P_WIND:
-            if pile is self._wind_row:
-                return _P_WIND, 0
-        elif source is _P_ACES or source is _P_KINGS:
-            base = 0 if source is _P_ACES else 4
-            for i in range(base, base + 4):
-                if self._foundations[i] is pile:
-                    return source, i
-        return self._locate(pile)
-
-    def _locate(self, pile: list[Card]) -> tuple[Place, int]:
-        """The place and index (as a reading has them) of a pile, found by identity."""
-        for n, ray in enumerate(self._rays, 1):
-            if ray is pile:
-                return Place.RAY, n
-        for k, cloud in enumerate(self._clouds, 1):
-            if cloud is pile:
-                return Place.CLOUD, k
-        if pile is self._wind_row:
-            return Place.WIND, 0
-        i = next(i for i, p in enumerate(self._foundations) if p is pile)
-        return (Place.ACES if i < 4 else Place.KINGS), i
-
-    def _spot(self, place: Place, index: int, pos: int, pile: list[Card], taken: int = 0) -> Spot:
-        """The spot of the card at ``pos`` of a pile, as the position stands, or as it stood
-        before ``taken`` (0 or 1) cards were taken from it."""
-        if place is _P_RAY:
-            return _ray_spot(index, len(pile) + taken - pos, index == self.open_ray)
-        if place is _P_CLOUD:
-            key = (index, pos == 0)
-            spot = _CLOUD_SPOTS.get(key)
-            if spot is None:
-                spot = _CLOUD_SPOTS[key] = CloudSpot(index, _E_LEFT if pos == 0 else _E_RIGHT)
-            return spot
-        if place is _P_WIND:
-            return _WIND_SPOTS[pos == 0]
-        if place is _P_ACES:
-            return _ACES_SPOTS[index % 4][1 if index < 4 else 2]
-        return _KINGS_SPOTS[index % 4]
+        return last_played(self)
 
     def playable(self) -> list[tuple[Card, Spot]]:
         """Every playable card with its spot, once per distinct result: the outer card of
         each ray (any card of the open ray), both ends of each cloud and of the wind row,
         and a foundation's top where it can move onto the other pile of its suit."""
-        if self.is_won():
-            return []
-        found = []
-        for reading in self._playable():
-            place, index, pos, card = reading
-            if place in (Place.ACES, Place.KINGS) and not any(self._targets(reading)):
-                continue
-            found.append((card, self._spot(place, index, pos, self._pile(place, index))))
-        return found
+        return playable(self)
 
     def push_text(self, text: str) -> Move:
         """Parse ``text`` as one move, push it and return the parsed move."""
@@ -905,178 +685,14 @@ class Board:
         if kind is MoveKind.CARD:
             return self._resolve_card(move)
         if kind is MoveKind.DEAL:
-            return (self._resolve_deal(move),)
+            return (resolve_deal(self, move),)
         if kind is MoveKind.OPEN:
-            self._check_open(move.index)
+            check_open(self, move.index)
         elif kind is MoveKind.GATHER:
-            self._check_gather(move.index)
+            check_gather(self, move.index)
         else:
-            return (self._resolve_wind(move),)
+            return (resolve_wind(self, move),)
         return ()
-
-    # ---------------------------------------------------------- stage actions
-
-    def _not_over(self, what: str) -> None:
-        """Refuse ``what`` in a won game or before the 8th deal. Won needs a full first
-        pile, so the hot callers ask only when it is full or deals are short."""
-        if self.is_won():
-            raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
-        if self.deals < DEALS:
-            left = DEALS - self.deals
-            raise IllegalMoveError(
-                f"{what} is possible only after the 8th deal ({self.deals} made, {left} to go)",
-                _C.DEALS_NOT_DONE,
-            )
-
-    def _resolve_deal(self, move: Move) -> list[Card]:
-        if self.deals >= DEALS:
-            raise IllegalMoveError("all 8 deals have been made", _C.DEALS_DONE)
-        named = move.cards
-        if named is not None:
-            _check_named_cards(named, "a deal")
-        if named is not None and len(named) != RAYS:
-            raise IllegalMoveError(
-                f"a deal names 13 cards, one per ray, not {len(named)}", _C.DEAL_SIZE
-            )
-        deal_no = self.deals + 1
-        if self._deck is not None:
-            cards = self._deck[self.deals * RAYS : deal_no * RAYS]
-            if named is not None and list(named) != cards:
-                i = next(i for i in range(RAYS) if named[i] != cards[i])
-                raise IllegalMoveError(
-                    f"deal {deal_no} names {named[i]} for ray {i + 1}, but the deck deals "
-                    f"{cards[i]} there (this deal is {' '.join(map(str, cards))})",
-                    _C.DEAL_MISMATCH,
-                )
-            return cards
-        if named is None:
-            raise IllegalMoveError(
-                "the deck is not known (no Deal or Deck tag): name the 13 cards dealt",
-                _C.DECK_UNKNOWN,
-            )
-        assert self._named is not None
-        counts = Counter(named)
-        for card, count in counts.items():
-            if self._named[card] + count > 2:
-                raise IllegalMoveError(
-                    f"deal {deal_no} names a third {card}: there are only two of each card",
-                    _C.THIRD_COPY,
-                )
-        return list(named)
-
-    def _apply_deal(self, cards: list[Card]) -> None:
-        assert len(cards) == RAYS
-        any(map(list.append, self._rays, cards))  # one card onto each ray, at C speed
-        if self._named is not None:
-            for card in cards:
-                self._named[card] += 1
-        self.deals += 1
-        self._undo.append((_DEAL, cards))
-
-    def _check_open(self, n: int | None) -> int:
-        """The ray ``open n`` opens, or why it cannot be opened now."""
-        assert n is not None
-        if not self._rules.opens:
-            raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened", _C.NO_STAGE_2)
-        if self.deals < DEALS or len(self._foundations[0]) == 13:  # else not over: no call
-            self._not_over("open")
-        if not 1 <= n <= RAYS:
-            check_ray_number(n)
-        if self.stage is Stage.WIND:
-            raise IllegalMoveError("no ray can be opened after the wind", _C.AFTER_WIND)
-        if self.stage is Stage.SUNSET:
-            raise IllegalMoveError(
-                "no ray can be opened once stage 3 (gathering) has begun", _C.STAGE_PASSED
-            )
-        if n <= self.opened:
-            raise IllegalMoveError(reopen_message(self, n), _C.OUT_OF_ORDER)
-        return n
-
-    def _check_gather(self, n: int | None) -> int:
-        """The ray ``gather n`` gathers, or why it cannot be gathered now."""
-        assert n is not None
-        if self.deals < DEALS or len(self._foundations[0]) == 13:  # else not over: no call
-            self._not_over("gather")
-        if not 1 <= n <= RAYS:
-            check_ray_number(n)
-        if self.stage is Stage.WIND:
-            raise IllegalMoveError("no ray can be gathered after the wind", _C.AFTER_WIND)
-        if n <= self.gathered:
-            raise IllegalMoveError(
-                f"gather {n}: ray {n} has already been gathered or passed over "
-                f"(rays are gathered in order; ray {self.gathered} was the last)",
-                _C.OUT_OF_ORDER,
-            )
-        for m in range(self.gathered + 1, n):
-            if self._rays[m - 1]:
-                raise IllegalMoveError(
-                    f"gather {n}: ray {m} has not been gathered (gather {m} first)", _C.NOT_GATHERED
-                )
-        return n
-
-    def _apply_gather(self, n: int) -> None:
-        ray = self._rays[n - 1]
-        cards = ray[:]
-        ray.clear()
-        onto, rest = gather_out(cards, n)
-        dealt = len(onto)
-        for ray, card in zip(self._rays[n : n + dealt], onto, strict=True):
-            ray.append(card)
-        cloud = bool(rest)
-        if cloud:
-            self._clouds.append(list(rest))
-        self._undo.append(
-            (_GATHER, n, cards, dealt, cloud, self.open_ray, self.gathered, self.stage)
-        )
-        self.gathered = n
-        self.open_ray = None
-        self.stage = Stage.SUNSET
-
-    def _resolve_wind(self, move: Move) -> list[Card]:
-        if self.is_won():
-            raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
-        if self.stage is Stage.WIND:
-            raise IllegalMoveError("the wind blows only once, and it has blown", _C.WIND_BLOWN)
-        self._not_over("the wind")
-        waiting = [n for n in range(self.gathered + 1, RAYS + 1) if self._rays[n - 1]]
-        if waiting:
-            raise IllegalMoveError(
-                f"the wind comes after every ray is gathered or empty: ray {waiting[0]} "
-                f"has not been gathered (gather {waiting[0]} next)",
-                _C.NOT_GATHERED,
-            )
-        collected = self.collected()
-        if move.cards is None:
-            if self.deal_number is None:
-                raise IllegalMoveError(
-                    "this game has no Deal tag, so the wind row must be named: "
-                    f"wind followed by the {len(collected)} cards, left to right",
-                    _C.WIND_ROW_UNNAMED,
-                )
-            return wind_row(self.deal_number, collected)
-        _check_named_cards(move.cards, "the wind")
-        row = list(move.cards)
-        if Counter(row) != Counter(collected):
-            missing = Counter(collected) - Counter(row)
-            extra = Counter(row) - Counter(collected)
-            parts = [f"the wind row must hold exactly the {len(collected)} collected cards"]
-            if missing:
-                parts.append("missing " + " ".join(map(str, sorted(missing.elements()))))
-            if extra:
-                parts.append("not collected " + " ".join(map(str, sorted(extra.elements()))))
-            raise IllegalMoveError("; ".join(parts), _C.WIND_ROW_WRONG)
-        return row
-
-    def _apply_wind(self, row: list[Card]) -> None:
-        clouds = [cloud[:] for cloud in self._clouds]
-        rays = [ray[:] for ray in self._rays]
-        for pile in self._clouds:
-            pile.clear()
-        for pile in self._rays:
-            pile.clear()
-        self._undo.append((_WIND, clouds, rays, self.stage))
-        self._wind_row = row
-        self.stage = Stage.WIND
 
     # ------------------------------------------------------------- card moves
 
@@ -1123,31 +739,9 @@ class Board:
             explain_card(self, move)
             raise AssertionError(f"{move}: no legal reading, yet no rule refuses it")
         assert move.target is not None
-        self._check_same_result(
-            move, [((p, i, pos, card), move.target, dst) for p, i, pos, card, _, dst in plans]
+        check_same_result(
+            self, move, [((p, i, pos, card), move.target, dst) for p, i, pos, card, _, dst in plans]
         )
-
-    def _check_same_result(
-        self, move: Move, legal: list[tuple[_Reading, Target, list[Card]]]
-    ) -> None:
-        """SPEC 5.2: a short form stands only when every reading gives the same position."""
-        keys = set()
-        forms = []
-        for reading, target, dst in legal:
-            index = self._dst_index(target, dst)
-            forms.append(str(self._canonical(reading, target, index)))
-            self._apply_card(reading, dst)
-            keys.add(self.key())
-            self._undo.pop()
-            dst.pop()
-            self._pile(reading[0], reading[1]).insert(reading[2], reading[3])
-        if len(keys) > 1:
-            unique = tuple(dict.fromkeys(forms))
-            raise AmbiguousMoveError(
-                f"{move} can be read {len(unique)} ways with different results: "
-                f"write {' or '.join(unique)}",
-                unique,
-            )
 
     # ------------------------------------------------------------------ status
 
@@ -1177,78 +771,11 @@ class Board:
 
     def to_json(self) -> dict[str, Any]:
         """The position object of SPEC 6."""
-        names = _card_names
-        found = self._foundations
-        if self._rules.two_aces_piles:
-            foundations: dict[str, Any] = {
-                "aces": {
-                    k: [names(found[s]), names(found[s + 4])] for s, k in enumerate(_SUIT_KEYS)
-                }
-            }
-        else:
-            foundations = {
-                "aces": {k: names(found[s]) for s, k in enumerate(_SUIT_KEYS)},
-                "kings": {k: names(found[s + 4]) for s, k in enumerate(_SUIT_KEYS)},
-            }
-        stock = self.stock
-        return {
-            "variant": self.variant.value,
-            "deal": self.deal_number,
-            "stage": self.stage.json,
-            "move_count": self.move_count,
-            "deals": self.deals,
-            "stock": None if stock is None else names(stock),
-            "rays": [names(ray) for ray in self._rays],
-            "open_ray": self.open_ray,
-            "clouds": [names(cloud) for cloud in self._clouds],
-            "wind_row": None if self._wind_row is None else names(self._wind_row),
-            "foundations": foundations,
-            "status": self.status().value,
-        }
+        return position_json(self)
 
     def __repr__(self) -> str:
         deal = f", deal={self.deal_number}" if self.deal_number is not None else ""
         return f"<Board {self.variant.value}{deal} after {self.move_count} moves>"
-
-
-# The spots of last_played and playable, made once each (a log repeats them).
-_ACES_SPOTS = tuple({1: AcesSpot(suit, 1), 2: AcesSpot(suit, 2)} for suit in Suit)
-_KINGS_SPOTS = tuple(KingsSpot(suit) for suit in Suit)
-_WIND_SPOTS = {True: WindSpot(End.LEFT), False: WindSpot(End.RIGHT)}
-_CLOUD_SPOTS: dict[tuple[int, bool], CloudSpot] = {}
-_RAY_SPOTS: dict[tuple[int, int | None, bool], RaySpot] = {}
-# CardMoved values of moves written canonically, by the identity of move and spots (each
-# entry holds them, so that no id is reused while it is there).
-_CARD_MOVES: dict[tuple[int, int, int], tuple[Move, Spot, Spot, CardMoved]] = {}
-
-
-def _card_moved(move: Move, card: Card, source: Spot, target: Spot) -> CardMoved:
-    """The CardMoved of a move written canonically (``move`` is its own canonical form):
-    the same token of a log is the same Move value (the reader makes each once), so the
-    value is often made already."""
-    key = (id(move), id(source), id(target))
-    entry = _CARD_MOVES.get(key)
-    if entry is not None and entry[0] is move and entry[1] is source and entry[2] is target:
-        return entry[3]
-    played = CardMoved(move, card, source, target)
-    if len(_CARD_MOVES) >= 50_000:
-        _CARD_MOVES.clear()
-    _CARD_MOVES[key] = (move, source, target, played)
-    return played
-
-
-def _ray_spot(ray: int, depth: int | None, is_open: bool) -> RaySpot:
-    key = (ray, depth, is_open)
-    spot = _RAY_SPOTS.get(key)
-    if spot is None:
-        if len(_RAY_SPOTS) > 10_000:  # depths stay below 104: this never fills
-            _RAY_SPOTS.clear()
-        spot = _RAY_SPOTS[key] = RaySpot(ray, depth, is_open)
-    return spot
-
-
-def _card_names(cards: Sequence[Card]) -> list[str]:
-    return [str(c) for c in cards]
 
 
 def _deck_copies(deck: list[Card]) -> tuple[bytes, bytes]:
@@ -1292,64 +819,6 @@ def _row_ends(place: Place, index: int, row: list[Card]) -> Iterator[_Reading]:
     yield (place, index, 0, row[0])
     if len(row) > 1 and (row[0] != row[-1] or row.count(row[0]) != len(row)):
         yield (place, index, len(row) - 1, row[-1])
-
-
-def _variant_argument(variant: object) -> Variant:
-    """The variant a :class:`Board` is made for: a :class:`Variant` or its name."""
-    if isinstance(variant, Variant):
-        return variant
-    if not isinstance(variant, str):
-        raise BoardArgumentError(
-            f"a variant is sun, sun-2 or sun-3 (a Variant or its name), "
-            f"not {type(variant).__name__} {clip(repr(variant))}"
-        )
-    try:
-        return Variant.parse(variant)
-    except ValueError as exc:
-        raise BoardArgumentError(str(exc)) from None
-
-
-def _check_deal_argument(deal: object) -> None:
-    """A deal number is ``None`` or a whole number 0 to 2^64-1 (not ``True``, not 1.5)."""
-    if deal is None:
-        return
-    if not isinstance(deal, int) or isinstance(deal, bool):
-        raise BoardArgumentError(
-            f"a deal number is a whole number 0 to 2^64-1, not {type(deal).__name__} "
-            f"{clip(repr(deal))}"
-        )
-    if not 0 <= deal < MAX_DEAL:
-        raise BoardArgumentError(f"a deal number is 0 to 2^64-1, not {deal}")
-
-
-def _deck_argument(deck: object) -> list[Card]:
-    """A deck: 104 cards, each of the 52 twice, top first."""
-    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
-        raise BoardArgumentError(f"a deck is a sequence of 104 Cards, not {type(deck).__name__}")
-    cards = list(deck)
-    strangers = [c for c in cards if not isinstance(c, Card)]
-    if strangers:
-        raise BoardArgumentError(
-            f"a deck holds Cards, not {type(strangers[0]).__name__} {clip(repr(strangers[0]))}"
-        )
-    if len(cards) != 104:
-        raise BoardArgumentError(f"a deck has 104 cards, not {len(cards)}")
-    counts = Counter(cards)
-    wrong = sorted(c for c in CARDS if counts[c] != 2)
-    if wrong:
-        details = ", ".join(f"{c} ×{counts[c]}" for c in wrong[:6])
-        raise BoardArgumentError(f"a deck holds every card exactly twice; here: {details}")
-    return cards
-
-
-def _check_named_cards(cards: tuple[Card, ...], what: str) -> None:
-    """The cards a deal or the wind names must be Cards (a plain int is no card)."""
-    for card in cards:
-        if not isinstance(card, Card):
-            raise IllegalMoveError(
-                f"{what} names cards, not {type(card).__name__} {clip(repr(card))}",
-                _C.NOT_A_CARD,
-            )
 
 
 def _remap_undo(source: Board, target: Board) -> list[tuple[Any, ...]]:

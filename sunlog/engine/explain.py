@@ -12,15 +12,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sunlog.engine.cards import CARDS, Card
-from sunlog.engine.errors import IllegalMoveError
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
 from sunlog.engine.errors import MoveErrorCode as _C
+from sunlog.engine.lastplayed import canonical_form
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.rules import RAYS, PileKind, takes
 
 if TYPE_CHECKING:
     from sunlog.engine.board import Board
 
-__all__ = ["check_ray_number", "explain_card", "reopen_message"]
+__all__ = ["check_ray_number", "check_same_result", "explain_card", "reopen_message"]
 
 # A reading of a card move: (place, index, pos, card), as the board has them.
 _Reading = tuple[Place, int, int, Card]
@@ -294,7 +295,7 @@ def _elsewhere(board: Board, move: Move) -> str:
         except IllegalMoveError as exc:
             reason = reason or str(exc)
             continue
-        form = str(board._canonical(reading, target, board._dst_index(target, dst)))
+        form = str(canonical_form(board, reading, target, board._dst_index(target, dst)))
         if form not in writes:
             writes.append(form)
     where = _place_names(places)
@@ -355,3 +356,26 @@ def check_ray_number(n: int) -> None:
 
 def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
+
+
+def check_same_result(
+    board: Board, move: Move, legal: list[tuple[_Reading, Target, list[Card]]]
+) -> None:
+    """SPEC 5.2: a short form stands only when every reading gives the same position."""
+    keys = set()
+    forms = []
+    for reading, target, dst in legal:
+        index = board._dst_index(target, dst)
+        forms.append(str(canonical_form(board, reading, target, index)))
+        board._apply_card(reading, dst)
+        keys.add(board.key())
+        board._undo.pop()
+        dst.pop()
+        board._pile(reading[0], reading[1]).insert(reading[2], reading[3])
+    if len(keys) > 1:
+        unique = tuple(dict.fromkeys(forms))
+        raise AmbiguousMoveError(
+            f"{move} can be read {len(unique)} ways with different results: "
+            f"write {' or '.join(unique)}",
+            unique,
+        )

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import Any, TypeVar, cast
+
+from sunlog.engine.errors import clip
 
 __all__ = [
     "DEALS",
@@ -20,6 +22,9 @@ __all__ = [
     "RAYS",
     "RULES",
     "PileKind",
+    "Stage",
+    "Status",
+    "Variant",
     "VariantRules",
     "gather_out",
     "holds",
@@ -32,6 +37,46 @@ RAYS = 13
 DEALS = 8
 
 S = TypeVar("S", bound=Sequence[Any])
+
+
+class Variant(Enum):
+    """The three variants of the game."""
+
+    SUN = "sun"
+    SUN2 = "sun-2"
+    SUN3 = "sun-3"
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        """``sun``, ``sun-2`` or ``sun-3`` (case-insensitive)."""
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise ValueError(
+                f"unknown variant {clip(text)!r}: expected sun, sun-2 or sun-3"
+            ) from None
+
+
+class Stage(IntEnum):
+    """The stage of play: 1 sunrise, 2 the sun plays, 3 sunset, then the wind."""
+
+    SUNRISE = 1
+    SUN_PLAYS = 2
+    SUNSET = 3
+    WIND = 4
+
+    @property
+    def json(self) -> int | str:
+        """The stage as the position object writes it: 1, 2, 3 or ``"wind"``."""
+        return "wind" if self is Stage.WIND else int(self)
+
+
+class Status(Enum):
+    """``playing``, ``won`` or ``lost`` as SPEC 3.7 defines them."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
 
 
 class PileKind(IntEnum):

@@ -1,0 +1,49 @@
+"""The position object of SPEC 6: a board as JSON (``Board.to_json``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from sunlog.engine.cards import Card
+
+if TYPE_CHECKING:
+    from sunlog.engine.board import Board
+
+__all__ = ["position_json"]
+
+_SUIT_KEYS = ("S", "H", "D", "C")
+
+
+def position_json(board: Board) -> dict[str, Any]:
+    """The position object of SPEC 6."""
+    names = _card_names
+    found = board._foundations
+    if board._rules.two_aces_piles:
+        foundations: dict[str, Any] = {
+            "aces": {k: [names(found[s]), names(found[s + 4])] for s, k in enumerate(_SUIT_KEYS)}
+        }
+    else:
+        foundations = {
+            "aces": {k: names(found[s]) for s, k in enumerate(_SUIT_KEYS)},
+            "kings": {k: names(found[s + 4]) for s, k in enumerate(_SUIT_KEYS)},
+        }
+    stock = board.stock
+    return {
+        "variant": board.variant.value,
+        "deal": board.deal_number,
+        "stage": board.stage.json,
+        "move_count": board.move_count,
+        "deals": board.deals,
+        "stock": None if stock is None else names(stock),
+        "rays": [names(ray) for ray in board._rays],
+        "open_ray": board.open_ray,
+        "clouds": [names(cloud) for cloud in board._clouds],
+        "wind_row": None if board._wind_row is None else names(board._wind_row),
+        "foundations": foundations,
+        "status": board.status().value,
+    }
+
+
+def _card_names(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
