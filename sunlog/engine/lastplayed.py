@@ -50,20 +50,6 @@ __all__ = [
 
 # Undo records of the board, tagged by their first item.
 CARD, DEAL, OPEN, GATHER, WIND = range(5)
-_CARD, _DEAL, _OPEN, _GATHER = CARD, DEAL, OPEN, GATHER
-_E_LEFT = End.LEFT
-_E_RIGHT = End.RIGHT
-_K_CARD = MoveKind.CARD
-_P_ACES = Place.ACES
-_P_CLOUD = Place.CLOUD
-_P_KINGS = Place.KINGS
-_P_RAY = Place.RAY
-_P_WIND = Place.WIND
-_T_ACES = Target.ACES
-_T_ACES1 = Target.ACES1
-_T_ACES2 = Target.ACES2
-_T_KINGS = Target.KINGS
-_T_RAY = Target.RAY
 
 
 def last_played(board: Board) -> Played:
@@ -76,15 +62,15 @@ def last_played(board: Board) -> Played:
     record = board._undo[-1]
     move = board.move_stack[-1]
     tag = record[0]
-    if tag == _CARD:
+    if tag == CARD:
         return _card_played(board, move, record[1], record[2], record[3])
-    if tag == _DEAL:
+    if tag == DEAL:
         cards = tuple(record[1])
         canonical = Move.deal() if board._deck is not None else Move.deal(cards)
         return Dealt(canonical, cards)
-    if tag == _OPEN:
+    if tag == OPEN:
         return Opened(Move.open(board.opened), board.opened)
-    if tag == _GATHER:
+    if tag == GATHER:
         # Not ``cards``: that name is a tuple above, and a list here would fail the
         # compiled build's check of the variable's type.
         _, n, picked, dealt, cloud = record[:5]
@@ -112,8 +98,7 @@ def last_played(board: Board) -> Played:
 def _card_played(board: Board, move: Move, src: list[Card], pos: int, dst: list[Card]) -> Played:
     """:meth:`last_played` of a card move. The canonical form is worked out on the
     position before the move: the card is put back for a moment, unless it was its
-    ray's outer card, which needs no looking (the commonest case, kept cheap: enum
-    members as module constants, the move unpacked once)."""
+    ray's outer card, which needs no looking (the commonest case)."""
     place, index = _source_of(board, move, src)
     card = dst[-1]
     suit = card // 13
@@ -123,16 +108,16 @@ def _card_played(board: Board, move: Move, src: list[Card], pos: int, dst: list[
         dst_index = suit if found[suit] is dst else suit + 4
         if board._rules.two_aces_piles:
             pile = 1 if dst_index < 4 else 2
-            target_enum = _T_ACES1 if pile == 1 else _T_ACES2
+            target_enum = Target.ACES1 if pile == 1 else Target.ACES2
             target = _ACES_SPOTS[suit][pile]
         elif dst_index < 4:
-            target_enum, target = _T_ACES, _ACES_SPOTS[suit][1]
+            target_enum, target = Target.ACES, _ACES_SPOTS[suit][1]
         else:
-            target_enum, target = _T_KINGS, _KINGS_SPOTS[suit]
+            target_enum, target = Target.KINGS, _KINGS_SPOTS[suit]
     else:
-        target_enum, dst_index = _T_RAY, board._dst_index(_T_RAY, dst)
+        target_enum, dst_index = Target.RAY, board._dst_index(Target.RAY, dst)
         target = _ray_spot(dst_index, None, False)
-    if place is _P_RAY:
+    if place is Place.RAY:
         depth = len(src) + 1 - pos
         source: Spot = _ray_spot(index, depth, index == board.open_ray)
         if depth == 1:  # the outer card: no position needed
@@ -158,39 +143,39 @@ def _outer_canonical(
     """The canonical form of a move that took ray ``ray``'s outer card: ``move``
     itself when it is written so (most are: no new value then), else as
     :meth:`_canonical` makes it."""
-    if target is _T_ACES1:
-        target = _T_ACES  # A2 is written only where the first pile would take it too
-    elif target is _T_ACES2 and not board._takes(dst - 4, card):
-        target = _T_ACES
-    target_ray = dst if target is _T_RAY else None
+    if target is Target.ACES1:
+        target = Target.ACES  # A2 is written only where the first pile would take it too
+    elif target is Target.ACES2 and not board._takes(dst - 4, card):
+        target = Target.ACES
+    target_ray = dst if target is Target.RAY else None
     _, n, written, source, depth, _, written_target, written_ray, _ = move
     if (
         n == ray
         and written == card
-        and source is _P_RAY
+        and source is Place.RAY
         and depth is None
         and written_target is target
         and written_ray == target_ray
     ):
         return move
-    return Move(_K_CARD, ray, card, _P_RAY, None, None, target, target_ray)
+    return Move(MoveKind.CARD, ray, card, Place.RAY, None, None, target, target_ray)
 
 
 def _source_of(board: Board, move: Move, pile: list[Card]) -> tuple[Place, int]:
     """The place and index of the pile a card move took its card from: where the move
     names it, checked by identity, else found by :meth:`_locate`."""
     _, n, _, source, _, _, _, _, _ = move
-    if source is _P_RAY:
+    if source is Place.RAY:
         if n is not None and 0 < n <= RAYS and board._rays[n - 1] is pile:
-            return _P_RAY, n
-    elif source is _P_CLOUD:
+            return Place.RAY, n
+    elif source is Place.CLOUD:
         if n is not None and 0 < n <= len(board._clouds) and board._clouds[n - 1] is pile:
-            return _P_CLOUD, n
-    elif source is _P_WIND:
+            return Place.CLOUD, n
+    elif source is Place.WIND:
         if pile is board._wind_row:
-            return _P_WIND, 0
-    elif source is _P_ACES or source is _P_KINGS:
-        base = 0 if source is _P_ACES else 4
+            return Place.WIND, 0
+    elif source is Place.ACES or source is Place.KINGS:
+        base = 0 if source is Place.ACES else 4
         for i in range(base, base + 4):
             if board._foundations[i] is pile:
                 return source, i
@@ -216,17 +201,17 @@ def _spot(
 ) -> Spot:
     """The spot of the card at ``pos`` of a pile, as the position stands, or as it stood
     before ``taken`` (0 or 1) cards were taken from it."""
-    if place is _P_RAY:
+    if place is Place.RAY:
         return _ray_spot(index, len(pile) + taken - pos, index == board.open_ray)
-    if place is _P_CLOUD:
+    if place is Place.CLOUD:
         key = (index, pos == 0)
         spot = _CLOUD_SPOTS.get(key)
         if spot is None:
-            spot = _CLOUD_SPOTS[key] = CloudSpot(index, _E_LEFT if pos == 0 else _E_RIGHT)
+            spot = _CLOUD_SPOTS[key] = CloudSpot(index, End.LEFT if pos == 0 else End.RIGHT)
         return spot
-    if place is _P_WIND:
+    if place is Place.WIND:
         return _WIND_SPOTS[pos == 0]
-    if place is _P_ACES:
+    if place is Place.ACES:
         return _ACES_SPOTS[index % 4][1 if index < 4 else 2]
     return _KINGS_SPOTS[index % 4]
 
@@ -286,24 +271,24 @@ def canonical_form(board: Board, reading: _Reading, target: Target, dst: int) ->
     """The canonical move for a legal (reading, target): SPEC 5.2's writer rules."""
     place, index, pos, card = reading
     depth = end = None
-    if place is _P_RAY:
+    if place is Place.RAY:
         ray = board._rays[index - 1]
         if card in ray[pos + 1 :]:
             outermost = len(ray) - 1 - ray[::-1].index(card)
             if any(c != card for c in ray[pos:outermost]):  # else: same result
                 depth = len(ray) - pos
-    elif place is _P_CLOUD or place is _P_WIND:
-        row = board._clouds[index - 1] if place is _P_CLOUD else board._wind_row
+    elif place is Place.CLOUD or place is Place.WIND:
+        row = board._clouds[index - 1] if place is Place.CLOUD else board._wind_row
         assert row is not None
         if len(row) > 1 and row[0] == row[-1] and row.count(card) != len(row):
-            end = _E_LEFT if pos == 0 else _E_RIGHT
+            end = End.LEFT if pos == 0 else End.RIGHT
     target_ray = None
-    if target is _T_RAY:
+    if target is Target.RAY:
         target_ray, dst = dst, -1
-    elif target is _T_ACES1 or (target is _T_ACES2 and not board._takes(dst - 4, card)):
-        target = _T_ACES  # A2 is written only where the first pile would take it too
-    src_index = index if place is _P_RAY or place is _P_CLOUD else None
-    return Move(_K_CARD, src_index, card, place, depth, end, target, target_ray)
+    elif target is Target.ACES1 or (target is Target.ACES2 and not board._takes(dst - 4, card)):
+        target = Target.ACES  # A2 is written only where the first pile would take it too
+    src_index = index if place is Place.RAY or place is Place.CLOUD else None
+    return Move(MoveKind.CARD, src_index, card, place, depth, end, target, target_ray)
 
 
 def shortest(board: Board, move: Move) -> Move:

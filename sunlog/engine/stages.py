@@ -85,7 +85,8 @@ def resolve_deal(board: Board, move: Move) -> list[Card]:
 
 def apply_deal(board: Board, cards: list[Card]) -> None:
     assert len(cards) == RAYS
-    any(map(list.append, board._rays, cards))  # one card onto each ray, at C speed
+    for ray, card in zip(board._rays, cards, strict=True):  # one card onto each ray
+        ray.append(card)
     if board._named is not None:
         for card in cards:
             board._named[card] += 1
