@@ -12,7 +12,7 @@ from sunlog.engine.errors import BoardArgumentError, IllegalMoveError, clip
 from sunlog.engine.errors import MoveErrorCode as _C
 from sunlog.engine.rules import Variant
 
-__all__ = ["check_deal_argument", "check_named_cards", "deck_argument", "variant_argument"]
+__all__ = ["check_named_cards", "deal_argument", "deck_argument", "variant_argument"]
 
 
 def variant_argument(variant: object) -> Variant:
@@ -30,10 +30,10 @@ def variant_argument(variant: object) -> Variant:
         raise BoardArgumentError(str(exc)) from None
 
 
-def check_deal_argument(deal: object) -> None:
-    """A deal number is ``None`` or a whole number 0 to 2^64-1 (not ``True``, not 1.5)."""
+def deal_argument(deal: object) -> int | None:
+    """A deal number: ``None`` or a whole number 0 to 2^64-1 (not ``True``, not 1.5)."""
     if deal is None:
-        return
+        return None
     if not isinstance(deal, int) or isinstance(deal, bool):
         raise BoardArgumentError(
             f"a deal number is a whole number 0 to 2^64-1, not {type(deal).__name__} "
@@ -41,6 +41,7 @@ def check_deal_argument(deal: object) -> None:
         )
     if not 0 <= deal < MAX_DEAL:
         raise BoardArgumentError(f"a deal number is 0 to 2^64-1, not {deal}")
+    return deal
 
 
 def deck_argument(deck: object) -> list[Card]:

@@ -8,12 +8,12 @@ in canonical form and reports its :meth:`Board.status`. It knows nothing of text
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import chain
 from typing import Any
 
 from sunlog.engine.arguments import (
-    check_deal_argument,
+    deal_argument,
     deck_argument,
     variant_argument,
 )
@@ -95,23 +95,26 @@ class Board:
     """
 
     def __init__(
-        self,
-        variant: Variant | str = Variant.SUN,
-        *,
-        deal: int | None = None,
-        deck: Sequence[Card] | None = None,
+        self, variant: object = Variant.SUN, *, deal: object = None, deck: object = None
     ) -> None:
+        """``variant`` is a :class:`Variant` or its name; ``deal`` a deal number (0 to
+        2^64-1) or ``None``; ``deck`` 104 Cards, top first, or ``None``. A wrong one raises
+        :class:`BoardArgumentError` (a ``ValueError``) saying what is expected.
+
+        Typed ``object``, so that a wrong argument reaches these checks in the compiled
+        build too, whose calls would refuse it with a bare ``TypeError`` first (mypyc
+        cannot compile an overloaded ``__init__``)."""
         self.variant = variant_argument(variant)
-        check_deal_argument(deal)
-        if deck is not None:
-            deck = deck_argument(deck)
-            if deal is not None and deck != deal_deck(deal):
-                raise BoardArgumentError(f"the Deck tag is not the deck of deal {deal}")
-        elif deal is not None:
-            deck = deal_deck(deal)
-        self.deal_number = deal
-        self._deck: list[Card] | None = deck
-        self._named: list[int] | None = [0] * 52 if deck is None else None
+        number = deal_argument(deal)
+        cards = None if deck is None else deck_argument(deck)
+        if cards is not None:
+            if number is not None and cards != deal_deck(number):
+                raise BoardArgumentError(f"the Deck tag is not the deck of deal {number}")
+        elif number is not None:
+            cards = deal_deck(number)
+        self.deal_number = number
+        self._deck: list[Card] | None = cards
+        self._named: list[int] | None = [0] * 52 if cards is None else None
         self.deals = 0
         self._rays: list[list[Card]] = [[] for _ in range(RAYS)]
         self._foundations: list[list[Card]] = [[] for _ in range(8)]

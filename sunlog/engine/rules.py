@@ -10,7 +10,7 @@ what it takes next.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 from typing import Any, TypeVar, cast
 
@@ -141,6 +141,11 @@ class VariantRules:
     #: :func:`holds` of each pile for each height, as bit masks of ranks:
     #: ``held[i][len(pile)] >> card % 13 & 1`` when pile ``i`` holds a copy of ``card``.
     held: tuple[tuple[int, ...], ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Its class and its fields: compiled by mypyc, a frozen dataclass cannot take its
+        state back by assignment, as pickle and deepcopy do."""
+        return type(self), tuple(getattr(self, field.name) for field in fields(self))
 
 
 def _variant(piles: tuple[PileKind, ...], opens: bool, parks: bool) -> VariantRules:
