@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from sunlog.engine.board import Board
-from sunlog.engine.moves import Move, MoveKind
+from sunlog.engine.moves import Move
 from sunlog.notation.errors import LogRuleError
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.replay import MEANINGFUL_TAGS, check_result, new_board
@@ -110,7 +110,6 @@ class ValidGame(NamedTuple):
 
 
 _TAG_NAMES = frozenset(MEANINGFUL_TAGS.values())
-_CARD = MoveKind.CARD
 
 
 class BoardSink:
@@ -120,7 +119,7 @@ class BoardSink:
     raises :class:`Unfit` or the engine's ``ValueError``, and the caller reads the game
     the general way (:func:`~sunlog.notation.replay.replay`), which says where and why."""
 
-    __slots__ = ("board", "count", "push", "tags", "token", "try_push")
+    __slots__ = ("board", "count", "push", "tags", "token")
 
     def __init__(self) -> None:
         self.tags: list[Tag] = []
@@ -138,7 +137,7 @@ class BoardSink:
             board = new_board(Game(tags=tuple(self.tags)))
         except LogRuleError:
             raise Unfit from None
-        self.board, self.try_push, self.push = board, board.try_push, board.push
+        self.board, self.push = board, board.push
 
     def comment(self, token: str) -> None:
         pass
@@ -147,8 +146,7 @@ class BoardSink:
         self.count += 1
         if number is not None and number != self.count:
             raise Unfit
-        if move[0] is not _CARD or not self.try_push(move):
-            self.push(move)
+        self.push(move)
 
     def annotation(self, mark: str) -> None:
         pass
