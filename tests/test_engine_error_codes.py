@@ -136,3 +136,22 @@ def test_a_deal_or_wind_naming_numbers_instead_of_cards_is_refused() -> None:
     dealt = Board("sun", deal=1)
     with pytest.raises(IllegalMoveError, match="a deal names cards"):
         dealt.push(Move.deal(tuple(int(c) for c in dealt.deck[:13])))  # type: ignore[index]
+
+
+def test_a_refusal_that_advises_a_move_carries_it_in_writes() -> None:
+    """What the message advises writing is a field, so callers (the notation's hints)
+    never look for the word "write" in it."""
+    board = Board("sun", deal=1)
+    board.push(Move.parse("deal"))
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push(Move.parse("r2:KC>K"))
+    assert caught.value.writes == ("r5:KC>K",)
+    assert str(caught.value).endswith("KC is on ray 5: write r5:KC>K")
+    with pytest.raises(IllegalMoveError) as caught:
+        board.push(Move.parse("r5:KC>A"))
+    assert caught.value.writes == ()
+    three = Board("sun-3", deal=1)
+    three.push(Move.parse("deal"))
+    with pytest.raises(IllegalMoveError) as caught:
+        three.push(Move.parse("r5:KC>K"))
+    assert caught.value.writes == ("A", "A1", "A2")

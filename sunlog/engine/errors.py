@@ -82,10 +82,18 @@ class InvalidMoveError(ValueError):
 class IllegalMoveError(ValueError):
     """The move is readable but the position does not allow it."""
 
-    def __init__(self, message: str, code: MoveErrorCode = MoveErrorCode.NOT_PLAYABLE) -> None:
+    def __init__(
+        self,
+        message: str,
+        code: MoveErrorCode = MoveErrorCode.NOT_PLAYABLE,
+        *,
+        writes: tuple[str, ...] = (),
+    ) -> None:
         super().__init__(message)
         #: What was wrong: callers branch on this, never on the message.
         self.code = code
+        #: What the message advises writing instead (moves or targets), if it does.
+        self.writes = writes
 
 
 class AmbiguousMoveError(ValueError):
@@ -95,6 +103,8 @@ class AmbiguousMoveError(ValueError):
         super().__init__(message)
         #: The longer forms, one per reading, that the player could write instead.
         self.candidates = candidates
+        #: What the message advises writing instead: the candidates.
+        self.writes = candidates
         #: Always :attr:`MoveErrorCode.AMBIGUOUS`, as the other errors carry theirs.
         self.code = MoveErrorCode.AMBIGUOUS
 

@@ -73,7 +73,7 @@ def _ray_readings(board: Board, move: Move) -> list[_Reading]:
     check_ray_number(n)
     ray = board._rays[n - 1]
     if not ray:
-        raise IllegalMoveError(f"ray {n} is empty" + _elsewhere(board, move), _C.EMPTY_PILE)
+        raise _not_here(board, move, f"ray {n} is empty", _C.EMPTY_PILE)
     is_open = n == board.open_ray
     if depth is not None:
         if depth < 1 or depth > len(ray):
@@ -88,9 +88,7 @@ def _ray_readings(board: Board, move: Move) -> list[_Reading]:
         pos = len(ray) - depth
         if card is not None and ray[pos] != card:
             where = f"ray {n}'s outer card" if depth == 1 else f"card {depth} of ray {n}"
-            raise IllegalMoveError(
-                f"{where} is {ray[pos]}, not {card}" + _elsewhere(board, move), _C.NOT_THERE
-            )
+            raise _not_here(board, move, f"{where} is {ray[pos]}, not {card}", _C.NOT_THERE)
         return [(Place.RAY, n, pos, ray[pos])]
     if card is None:
         if is_open:
@@ -99,16 +97,11 @@ def _ray_readings(board: Board, move: Move) -> list[_Reading]:
     if ray[-1] == card:
         return [(Place.RAY, n, len(ray) - 1, card)]
     if not is_open:
-        raise IllegalMoveError(
-            f"ray {n}'s outer card is {ray[-1]}, not {card}" + _elsewhere(board, move),
-            _C.NOT_THERE,
-        )
+        raise _not_here(board, move, f"ray {n}'s outer card is {ray[-1]}, not {card}", _C.NOT_THERE)
     for pos in range(len(ray) - 2, -1, -1):
         if ray[pos] == card:
             return [(Place.RAY, n, pos, card)]
-    raise IllegalMoveError(
-        f"ray {n}, the open ray, holds no {card}" + _elsewhere(board, move), _C.NOT_THERE
-    )
+    raise _not_here(board, move, f"ray {n}, the open ray, holds no {card}", _C.NOT_THERE)
 
 
 def _row_readings(board: Board, move: Move) -> list[_Reading]:
@@ -130,9 +123,8 @@ def _row_readings(board: Board, move: Move) -> list[_Reading]:
         pos = 0 if end is End.LEFT else len(row) - 1
         if card is not None and row[pos] != card:
             side = "left" if end is End.LEFT else "right"
-            raise IllegalMoveError(
-                f"the {side} end of {name} is {row[pos]}, not {card}" + _elsewhere(board, move),
-                _C.NOT_THERE,
+            raise _not_here(
+                board, move, f"the {side} end of {name} is {row[pos]}, not {card}", _C.NOT_THERE
             )
         return [(place, k, pos, row[pos])]
     ends = [(place, k, 0, row[0])]
@@ -143,9 +135,7 @@ def _row_readings(board: Board, move: Move) -> list[_Reading]:
     found = [r for r in ends if r[3] == card]
     if not found:
         shown = f"ends are {row[0]} and {row[-1]}" if len(row) > 1 else f"only card is {row[0]}"
-        raise IllegalMoveError(
-            f"{name}'s {shown}, not {card}" + _elsewhere(board, move), _C.NOT_THERE
-        )
+        raise _not_here(board, move, f"{name}'s {shown}, not {card}", _C.NOT_THERE)
     return found
 
 
@@ -209,7 +199,11 @@ def _destination(board: Board, reading: _Reading, move: Move) -> tuple[Target, l
         return target, ray
     if target is Target.KINGS:
         if board._rules.two_aces_piles:
-            raise IllegalMoveError("sun-3 has no kings piles: write A, A1 or A2", _C.WRONG_TARGET)
+            raise IllegalMoveError(
+                "sun-3 has no kings piles: write A, A1 or A2",
+                _C.WRONG_TARGET,
+                writes=("A", "A1", "A2"),
+            )
         pile = found[suit + 4]
         if place is Place.KINGS:
             raise IllegalMoveError(f"{card} is already on its kings pile", _C.ALREADY_THERE)
@@ -241,6 +235,7 @@ def _destination(board: Board, reading: _Reading, move: Move) -> tuple[Target, l
         raise IllegalMoveError(
             f"A1 and A2 name the two aces piles of sun-3; in {board.variant.value} write A",
             _C.WRONG_TARGET,
+            writes=("A",),
         )
     pile = found[suit]
     if place is Place.ACES:
@@ -276,17 +271,18 @@ def _playable_summary(board: Board) -> str:
     return "the playable cards are " + ", ".join(suits)
 
 
-def _elsewhere(board: Board, move: Move) -> str:
-    """For a card that is not where the move says: where it is playable, as the move
-    to write (``; 2S is on ray 3: write r3:2S>A``), or that it is playable nowhere.
+def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveError:
+    """A card not where the move says, with where it is playable as the move to write
+    (``; 2S is on ray 3: write r3:2S>A``, kept in ``writes``), or that it is playable
+    nowhere.
 
     Called only to explain a move that has failed: a legal move never pays for it."""
     card = move.card
     if card is None:
-        return ""
+        return IllegalMoveError(message, code)
     places = [r for r in board._playable() if r[3] == card]
     if not places:
-        return f", and no {card} is playable anywhere"
+        return IllegalMoveError(f"{message}, and no {card} is playable anywhere", code)
     writes: list[str] = []
     reason = ""
     for reading in places:
@@ -300,8 +296,9 @@ def _elsewhere(board: Board, move: Move) -> str:
             writes.append(form)
     where = _place_names(places)
     if writes:
-        return f"; {card} is {where}: write {' or '.join(writes)}"
-    return f"; {card} is {where}, but {reason}"
+        text = f"{message}; {card} is {where}: write {' or '.join(writes)}"
+        return IllegalMoveError(text, code, writes=tuple(writes))
+    return IllegalMoveError(f"{message}; {card} is {where}, but {reason}", code)
 
 
 def reopen_message(board: Board, n: int) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sunlog.engine.board import DEALS, RAYS, Board, Stage, Status, Variant
 from sunlog.engine.cards import Card
 from sunlog.engine.deal import MAX_DEAL
-from sunlog.engine.errors import AmbiguousMoveError, InvalidMoveError, clip
+from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import (
     END_OF_GAME,
@@ -248,24 +248,25 @@ def _targets_hint(written: str, board: Board) -> str | None:
         else:
             fits.append(text)
     if not fits:
-        why = dict.fromkeys(_refusal(board, f"{written}>{pile}") for pile in "AK")
-        if None in why:  # not a card or a source: nothing to say of the position
+        refusals = [_refusal(board, f"{written}>{pile}") for pile in "AK"]
+        if None in refusals:  # not a card or a source: nothing to say of the position
             return None
-        fixes = [w for w in why if w is not None and "write " in w]  # the engine's own fix
-        return "and " + (fixes[0] if fixes else ", and ".join(str(w) for w in why))
+        why = {str(exc): exc for exc in refusals if exc is not None}
+        fixes = [text for text, exc in why.items() if exc.writes]  # the engine's own fix
+        return "and " + (fixes[0] if fixes else ", and ".join(why))
     if len(fits) == 1:
         return f"here it can be {fits[0]}"
     return f"here it can be {', '.join(fits[:-1])} or {fits[-1]}"
 
 
-def _refusal(board: Board, text: str) -> str | None:
+def _refusal(board: Board, text: str) -> IllegalMoveError | AmbiguousMoveError | None:
     """Why the card move ``text`` is illegal here; ``None`` if it is legal or no move."""
     try:
         board.canonical(Move.parse(text))
+    except (IllegalMoveError, AmbiguousMoveError) as exc:
+        return exc
     except InvalidMoveError:
         return None
-    except ValueError as exc:
-        return str(exc)
     return None
 
 
