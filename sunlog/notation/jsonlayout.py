@@ -27,7 +27,6 @@ __all__ = [
     "dumps_pretty",
     "game_text",
     "one_line",
-    "pretty",
 ]
 
 #: How far a game of a document is indented (inside ``"games": [``).
@@ -56,12 +55,6 @@ def dumps_pretty(obj: Any, indent: str = "", leaf: Callable[[Any], bool] | None 
         return "{\n" + ",\n".join(items) + f"\n{indent}}}"
     items = [f"{inner}{dumps_pretty(v, inner, leaf)}" for v in obj]
     return "[\n" + ",\n".join(items) + f"\n{indent}]"
-
-
-def pretty(obj: Any) -> str:
-    """A position or a game object as ``show --json`` and ``moves --json`` print it:
-    :func:`dumps_pretty` with each move, place and playable card on one line."""
-    return dumps_pretty(obj, leaf=one_line)
 
 
 def dumps_parts(
