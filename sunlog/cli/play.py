@@ -147,7 +147,7 @@ def _solve_batch(
         settings = BatchSettings(variant, max_nodes, timeout, lines)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    shown = _batch_bar(settings.variant, len(deals))
+    shown = _batch_bar(settings.variant, deals.stop - deals.start)  # len() fails past 2^63
     try:
         try:
             summary = run_batch(

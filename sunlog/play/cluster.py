@@ -1,8 +1,8 @@
 """Per-deal work on an existing ``dask.distributed`` cluster (the optional extra ``cluster``).
 
 Only this module imports dask, and only when a command names ``--scheduler``; without the
-extra it raises :class:`ClusterError` saying what to install. The tasks are the same
-functions the local processes run (:func:`sunlog.play.batch.solve_one`,
+extra it raises :class:`ClusterError` saying what to install. It knows no task of its own:
+the caller passes the function the local processes run (:func:`sunlog.play.batch.solve_one`,
 :func:`sunlog.play.stats.play_deals`), so a cluster's results equal a local run's; results
 come back as they finish, in any order. A worker that dies mid-task has its task run again
 elsewhere by the scheduler, so no result is lost. Every task first checks that its worker
@@ -15,12 +15,9 @@ from __future__ import annotations
 import itertools
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from sunlog import __version__
-
-if TYPE_CHECKING:
-    from sunlog.play.batch import BatchSettings
 
 __all__ = [
     "ClusterError",
@@ -28,7 +25,6 @@ __all__ = [
     "connect",
     "on_worker",
     "run_on_cluster",
-    "solve_on_cluster",
 ]
 
 T = TypeVar("T")
@@ -128,13 +124,3 @@ def run_on_cluster(
         if live:
             client.cancel(list(live))
         client.close()
-
-
-def solve_on_cluster(
-    address: str, deals: Iterable[int], settings: BatchSettings
-) -> Iterator[dict[str, Any]]:
-    """Solve ``deals`` on the cluster: :func:`~sunlog.play.batch.solve_one`'s lines."""
-    from sunlog.play.batch import solve_one
-
-    tasks = ((f"sunlog-solve-{settings.variant}-{deal}", (deal, settings)) for deal in deals)
-    return run_on_cluster(address, solve_one, tasks)
