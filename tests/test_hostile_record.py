@@ -64,7 +64,7 @@ def test_a_second_recorder_of_one_file_is_refused(tmp_path: Path, recorders: lis
 def test_a_recorder_after_a_rewrite_still_holds_the_file(
     tmp_path: Path, recorders: list[Any]
 ) -> None:
-    """``undo`` renames a new file over FILE: the lock moves to it before anyone sees it."""
+    """``undo`` renames a new file over FILE: the recorder locks the new file at once."""
     log = tmp_path / "game.sun"
     first = record(recorders, log, "--deal", DEAL)
     first.expect_exact("move 1> ")

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 STDIN = "-"
 
 
+#: What an empty path (``sunlog show ""``) is said to be.
+EMPTY_PATH = "an empty path names no file (is a variable unset?)"
+
+
 #: Suffixes of notation logs, found when a directory is given.
 LOG_SUFFIX = ".sun"
 
@@ -76,7 +80,10 @@ class CliError(Exception):
 
 
 def os_error(exc: OSError, path: str) -> CliError:
-    """An I/O error as a :class:`CliError` with the OS's own words (exit 2)."""
+    """An I/O error as a :class:`CliError` with the OS's own words (exit 2); for an empty
+    path, which the OS cannot name, what it most likely is."""
+    if not path:
+        return CliError(EMPTY_PATH)
     cause = exc.strerror or str(exc)
     if isinstance(exc, IsADirectoryError):
         cause = "is a directory"
@@ -95,7 +102,7 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str | CliError]:
             yield path
             continue
         if not path:  # an unset shell variable, most likely
-            yield CliError("an empty path names no file (is a variable unset?)")
+            yield CliError(EMPTY_PATH)
             continue
         if os.path.isdir(path):
             from pathlib import PurePath  # its spelling of the directory (a/./b as a/b)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
@@ -313,10 +314,12 @@ def _study(sources: list[str], json_out: bool) -> None:
     from sunlog.play.study import load_results, summarize
 
     for source in sources:
-        if not os.path.isfile(source):
-            raise CliError(
-                "no such file" if not os.path.exists(source) else "not a file", path=source
-            )
+        try:  # the OS's own words: a loop of links is not a missing file
+            regular = stat.S_ISREG(os.stat(source).st_mode)
+        except OSError as exc:
+            raise inputs.os_error(exc, source) from None
+        if not regular:
+            raise CliError("not a file", path=source)
     try:
         loaded = load_results(sources)
     except BatchError as exc:
