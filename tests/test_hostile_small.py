@@ -82,3 +82,33 @@ def test_ctrl_c_at_the_record_prompt_quits_as_limits_md_says(tmp_path: Path) -> 
     assert log.read_text().endswith("deal\n*\n")
     limits = (Path(__file__).resolve().parent.parent / "docs" / "limits.md").read_text()
     assert "Ctrl-C at `record`'s prompt is `quit`" in limits
+
+
+def test_a_game_of_a_megabyte_of_tags_is_not_blamed_on_a_comment(tmp_path: Path) -> None:
+    log = tmp_path / "tags.sun"
+    log.write_text("".join(f'[T{i} "{"x" * 20}"]\n' for i in range(40_000)))
+    ran = sunlog("check", log)
+    assert ran.returncode == 1
+    assert "longer than 1 MiB of text: refusing to read it (a real game is a few kB)" in ran.stdout
+    assert "comment never closed" not in ran.stdout
+    unclosed = tmp_path / "brace.sun"
+    unclosed.write_text("deal {\n" + ("x" * 60 + "\n") * 20_000 + "*\n")
+    assert "(is a { comment never closed?)" in sunlog("check", unclosed).stdout
+
+
+@pytest.mark.parametrize("number", ["\u0661.", "\uff13."], ids=["arabic-indic", "fullwidth"])
+def test_a_move_number_in_other_digits_says_so(tmp_path: Path, number: str) -> None:
+    log = tmp_path / "digits.sun"
+    log.write_text(f"{number} deal\n*\n")
+    ran = sunlog("check", log)
+    assert ran.returncode == 1
+    assert f"a move number is written in the digits 0 to 9, found '{number}'" in ran.stdout
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_its_bom_is_not_utf8(tmp_path: Path, encoding: str) -> None:
+    log = tmp_path / "u16.sun"
+    log.write_bytes('[Deal "1"]\n\ndeal\n*\n'.encode(encoding))
+    ran = sunlog("check", log)
+    assert ran.returncode == 1
+    assert "the file is not UTF-8 text (every other byte is 0: is it UTF-16?)" in ran.stdout
