@@ -115,3 +115,10 @@ def test_a_pipe_bigger_than_the_sniffed_head_loses_nothing(tmp_path: Path) -> No
         ran = run(["check", fifo])
     assert ran.returncode == 0, ran.stderr.decode()
     assert b"40 games, 40 valid" in ran.stderr
+
+
+def test_convert_of_a_fifo_of_json_writes_notation_by_default(tmp_path: Path) -> None:
+    """The default target is the other format: it is decided from the FIFO's own bytes."""
+    with fifo_feeding(tmp_path, JSON_GAME) as fifo:
+        ran = run(["convert", fifo])
+    assert (ran.returncode, ran.stdout) == (0, b"*\n"), ran.stderr.decode()

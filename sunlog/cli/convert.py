@@ -63,7 +63,7 @@ def convert(
         raise CliError("--jsonl writes JSON: it cannot go with --to sun")
     if output not in (None, STDIN) and outputs.same_file(path, output):
         raise CliError("refusing to overwrite the input: choose another -o", path=output)
-    stdin = inputs.read_stdin() if path == STDIN else None
+    stdin = inputs.read_once(path)  # standard input or a pipe: its format is in its text
     json_input = inputs.input_is_json(path, stdin)
     target = to or (Format.json if jsonl or not json_input else Format.sun)
     if positions and (no_check or target is Format.sun):

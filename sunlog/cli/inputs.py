@@ -231,13 +231,29 @@ def is_json_input(path: str, text: str | None) -> bool:
     return looks_like_json(text)
 
 
+def read_once(path: str) -> str | None:
+    """The whole text of what can be read only once: standard input, or a pipe or FIFO
+    given by its path (``<(cmd)``, ``/dev/stdin``), with standard input's size limits.
+    ``None`` for a file that can be read again (it is streamed). For a caller that must
+    know the format before reading the games (``convert``'s default target)."""
+    if path == STDIN:
+        return read_stdin()
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return None  # the open that follows says what is wrong
+    return read_text(path) if fifo else None
+
+
 def input_is_json(path: str, stdin_text: str | None = None) -> bool:
     """Whether a path holds JSON: by its name, else (stdin and other names) by its start.
-    For standard input, pass the text already read from it. A path that is not a regular
-    file (a pipe, a FIFO, ``/dev/stdin``) is never opened here: reading it would consume
-    it, so its format is decided on the one handle that reads it (:func:`read_games_from`).
+
+    For standard input (or a pipe read by :func:`read_once`), pass the text read from it.
+    Another path that is not a regular file (a pipe, a FIFO) is never opened here: reading
+    it would consume it, so its format is decided on the one handle that reads it
+    (:func:`read_games_from`).
     """
-    if path == STDIN:
+    if path == STDIN or stdin_text is not None:
         return is_json_input(path, stdin_text)
     if is_json_path(path) or path.lower().endswith(LOG_SUFFIX):
         return is_json_path(path)
@@ -274,7 +290,8 @@ def _games_of_text(text: str, json_input: bool, reader: _Reader[_G]) -> Iterator
 def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Game]:
     """Stream the games of a path: a ``.sun`` file is read a game at a time.
 
-    Standard input is read whole first (``stdin_text`` when the caller already did).
+    Standard input is read whole first; ``stdin_text`` is the text the caller already read
+    (of standard input, or of a pipe by :func:`read_once`).
     Raises :class:`LogSyntaxError` for a file that is not a log, :class:`CliError` for
     one that cannot be read.
     """
@@ -292,7 +309,7 @@ def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game
 
 
 def _games_of_path(path: str, stdin_text: str | None, reader: _Reader[_G]) -> Iterator[_G | Game]:
-    if path == STDIN:
+    if path == STDIN or stdin_text is not None:
         text = read_stdin() if stdin_text is None else stdin_text
         yield from _games_of_text(text, is_json_input(path, text), reader)
         return
