@@ -116,7 +116,7 @@ def test_the_whole_documented_range_runs(tmp_path: Path) -> None:
 
 
 def test_resuming_keeps_the_deals_not_the_text(tmp_path: Path) -> None:
-    """A 30 MB results file, every deal done: resuming reads it a line at a time."""
+    """A 54 MB results file, every deal done: resuming reads it a line at a time."""
     path = tmp_path / "r.jsonl"
     deals = 300_000
     line = (
@@ -135,7 +135,7 @@ def test_resuming_keeps_the_deals_not_the_text(tmp_path: Path) -> None:
     assert code.returncode == 0, code.stderr
     peak_mib, out = code.stdout.split(" ", 1)
     assert "0 solved now, 300000 already in" in out, out
-    assert int(peak_mib) < 200, f"{peak_mib} MiB to resume a 30 MB file"
+    assert int(peak_mib) < 200, f"{peak_mib} MiB to resume a 54 MB file"
 
 
 # Measured in a child of its own, so that RUSAGE_CHILDREN holds this run alone.
