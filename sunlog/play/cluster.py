@@ -125,6 +125,11 @@ def connect(address: str) -> Any:
         )
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the dask scheduler at {address}: {exc}") from None
+    except MemoryError:  # dask read another server's answer as the length of a message
+        raise ClusterError(
+            f"cannot reach the dask scheduler at {address}: what answered there is not a "
+            "dask scheduler (its first bytes were read as a message of many gigabytes)"
+        ) from None
 
 
 def run_on_cluster(
