@@ -191,3 +191,12 @@ def _peak_resident_kib(pid: int) -> int:
     except FileNotFoundError:  # it ended already
         pass
     return 0
+
+
+def test_a_file_that_cannot_be_written_is_named_in_the_error() -> None:
+    """``/proc/version`` is a regular file to ``stat`` that refuses appends (EINVAL)."""
+    if not Path("/proc/version").exists():
+        pytest.skip("no /proc here")
+    ran = solve("--deals", "1-2", "-o", "/proc/version")
+    assert ran.returncode == 2, ran.stderr
+    assert ran.stderr.startswith("sunlog: /proc/version: "), ran.stderr

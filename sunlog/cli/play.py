@@ -164,6 +164,8 @@ def _solve_batch(
                 shown[0].stop()
     except (BatchError, ClusterError) as exc:
         raise CliError(str(exc)) from None
+    except OSError as exc:  # reading, locking or writing the results file
+        raise inputs.os_error(exc, output) from None
     except KeyboardInterrupt:
         err(f"sunlog: {output}: interrupted; run the same command again to go on")
         raise typer.Exit(exits.USAGE) from None
