@@ -61,7 +61,17 @@ def fifo_feeding(tmp_path: Path, data: bytes, name: str = "pipe") -> Iterator[Pa
 
 @pytest.mark.parametrize(
     "args",
-    [["check"], ["show"], ["moves", "--at", "10"], ["convert", "--no-check"], ["fmt"]],
+    [
+        ["check"],
+        ["show"],
+        ["moves", "--at", "10"],
+        ["replay", "--at", "3"],
+        ["render"],
+        ["html"],
+        ["convert", "--no-check"],
+        ["fmt"],
+        ["solve", "--at", "150", "--max-nodes", "1000"],
+    ],
     ids=lambda a: a[0],
 )
 def test_a_fifo_not_named_sun_is_read_once(tmp_path: Path, args: list[str]) -> None:
