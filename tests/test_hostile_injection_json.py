@@ -69,8 +69,17 @@ def same_game(a: Game, b: Game) -> bool:
         ({"moves": [{"kind": "deal", "number": -1}]}, "games[0].moves[0].number"),
         ({"moves": [{"kind": "deal", "number": 2**70}]}, "games[0].moves[0].number"),
         ({"moves": [{"kind": "open", "ray": -1}]}, "games[0].moves[0].ray"),
+        ({"variant": 'x"]\n[Deal "5"]', "moves": []}, "games[0].variant"),
     ],
-    ids=["comment }\\r", "move comment }\\r", "tag \\r", "number -1", "number 2^70", "ray -1"],
+    ids=[
+        "comment }\\r",
+        "move comment }\\r",
+        "tag \\r",
+        "number -1",
+        "number 2^70",
+        "ray -1",
+        "variant \\n",
+    ],
 )
 def test_what_the_notation_cannot_say_is_refused_with_its_path(
     game: dict[str, Any], path: str
@@ -108,14 +117,17 @@ _MOVE = st.one_of(
 _GAME = st.fixed_dictionaries(
     {
         "tags": st.lists(
-            st.fixed_dictionaries({"name": st.sampled_from(["Event", "Site"]), "value": _TEXT}),
+            st.fixed_dictionaries(
+                {"name": st.sampled_from(["Event", "Site", "Variant", "Deal"]), "value": _TEXT}
+            ),
             max_size=2,
         ),
         "moves": st.lists(_MOVE, max_size=4),
         "comments": st.lists(_TEXT, max_size=2),
         "final_comments": st.lists(_TEXT, max_size=2),
         "result": st.sampled_from(["won", "lost", "*"]),
-    }
+    },
+    optional={"variant": st.one_of(st.sampled_from(["sun", "sun-2", "SUN-3"]), _TEXT)},
 )
 
 

@@ -513,6 +513,9 @@ def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Gam
     variant = data.get("variant")
     if variant is not None:
         _expect(variant, str, where / "variant", "a variant name")
+        fault = tag_value_fault(variant)  # it is written as the Variant tag's value
+        if fault is not None:
+            raise (where / "variant").fail(fault)
         written = next((t.value for t in tags if t.name == "Variant"), None)
         if written is None and variant.lower() != "sun":
             tags.insert(0, Tag("Variant", variant))
