@@ -271,7 +271,8 @@ def _refuse_utf16(first: str) -> None:
     refuse it as not UTF-8 at its first line, rather than as a strange tag or move."""
     if "\x00" in first:
         text = first.split("\n", 1)[0] if first.find("\n") > 1 else first[:200]
-        if text.count("\x00") * 2 >= len(text) - 1:
+        # a byte that is not UTF-8 at all is named as such first (its own error)
+        if len(text) >= 4 and _is_unicode(text) and text.count("\x00") * 2 >= len(text) - 1:
             raise LogSyntaxError(
                 "the file is not UTF-8 text (every other byte is 0: is it UTF-16?)",
                 code=LogErrorCode.NOT_UTF8,
