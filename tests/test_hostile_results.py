@@ -115,6 +115,7 @@ def test_the_whole_documented_range_runs(tmp_path: Path) -> None:
     assert path.read_bytes().count(b"\n") >= 3
 
 
+@pytest.mark.slow  # a 54 MB file written and read back
 def test_resuming_keeps_the_deals_not_the_text(tmp_path: Path) -> None:
     """A 54 MB results file, every deal done: resuming reads it a line at a time."""
     path = tmp_path / "r.jsonl"
@@ -149,6 +150,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, ran.stderr
 """
 
 
+@pytest.mark.slow  # six seconds of play each
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_stats_of_a_trillion_games_does_not_allocate_them(jobs: str) -> None:
     """``stats --games 10^12`` under a 1 GiB address space: it plays, memory flat, until
