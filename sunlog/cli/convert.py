@@ -63,7 +63,7 @@ def convert(
         raise CliError("--jsonl writes JSON: it cannot go with --to sun")
     if output not in (None, STDIN) and outputs.same_file(path, output):
         raise CliError("refusing to overwrite the input: choose another -o", path=output)
-    stdin = inputs.read_stdin() if path == STDIN else None
+    stdin = inputs.read_once(path)  # standard input or a pipe: its format is in its text
     json_input = inputs.input_is_json(path, stdin)
     target = to or (Format.json if jsonl or not json_input else Format.sun)
     if positions and (no_check or target is Format.sun):
@@ -82,7 +82,7 @@ def convert(
         spool.seek(0)
         if output in (None, STDIN):
             for piece in iter(lambda: spool.read(1 << 16), ""):
-                typer.echo(piece, nl=False)
+                typer.echo(piece, nl=False, color=True)  # keeps ESC [ (Click drops it)
         else:
             try:
                 outputs.write_atomically(output, spool)
@@ -265,8 +265,12 @@ def fmt(
             else:
                 if printed:
                     typer.echo("")
-                for piece in iter(lambda: spool.read(1 << 16), ""):
-                    typer.echo(piece, nl=False)
+                if common.stdout_is_terminal():  # a log's ESC or BEL must not act on it
+                    for line in spool:
+                        typer.echo(_shown(line), nl=False)
+                else:
+                    for piece in iter(lambda: spool.read(1 << 16), ""):
+                        typer.echo(piece, nl=False, color=True)  # keeps ESC [ (Click drops it)
                 printed += 1
     if check_only or in_place:
         verb = "would be reformatted" if check_only else "reformatted"
@@ -281,6 +285,13 @@ def _file_line(path: str, *, valid: bool, changed: bool | None) -> None:
     """``fmt --check --json`` (or ``-i --json``): one file's verdict. ``changed``: whether
     it would be (or was) rewritten; ``null`` for a file with an invalid game."""
     common.json_line({"path": path, "valid": valid, "changed": changed})
+
+
+def _shown(line: str) -> str:
+    """A line for a terminal: its control characters as visible stand-ins (as ``show``
+    and ``check`` print them), its line end kept."""
+    body = line.rstrip("\r\n")
+    return reports.printable(body) + line[len(body) :]
 
 
 def _form(path: str) -> outputs.TextForm:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, TextIO, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TextIO, TypeVar
 
 from sunlog.notation.errors import LogError, LogErrorCode, LogSyntaxError
 
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
 
 #: The path that means standard input.
 STDIN = "-"
+
+
+#: What an empty path (``sunlog show ""``) is said to be.
+EMPTY_PATH = "an empty path names no file (is a variable unset?)"
 
 
 #: Suffixes of notation logs, found when a directory is given.
@@ -75,7 +80,10 @@ class CliError(Exception):
 
 
 def os_error(exc: OSError, path: str) -> CliError:
-    """An I/O error as a :class:`CliError` with the OS's own words (exit 2)."""
+    """An I/O error as a :class:`CliError` with the OS's own words (exit 2); for an empty
+    path, which the OS cannot name, what it most likely is."""
+    if not path:
+        return CliError(EMPTY_PATH)
     cause = exc.strerror or str(exc)
     if isinstance(exc, IsADirectoryError):
         cause = "is a directory"
@@ -94,7 +102,7 @@ def expand_paths(paths: Sequence[str]) -> Iterator[str | CliError]:
             yield path
             continue
         if not path:  # an unset shell variable, most likely
-            yield CliError("an empty path names no file (is a variable unset?)")
+            yield CliError(EMPTY_PATH)
             continue
         if os.path.isdir(path):
             from pathlib import PurePath  # its spelling of the directory (a/./b as a/b)
@@ -223,14 +231,44 @@ def is_json_input(path: str, text: str | None) -> bool:
     return looks_like_json(text)
 
 
+def read_once(path: str) -> str | None:
+    """The whole text of what can be read only once: standard input, or a pipe or FIFO
+    given by its path (``<(cmd)``, ``/dev/stdin``), with standard input's size limits.
+    ``None`` for a file that can be read again (it is streamed). For a caller that must
+    know the format before reading the games (``convert``'s default target)."""
+    if path == STDIN:
+        return read_stdin()
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return None  # the open that follows says what is wrong
+    return read_text(path) if fifo else None
+
+
 def input_is_json(path: str, stdin_text: str | None = None) -> bool:
     """Whether a path holds JSON: by its name, else (stdin and other names) by its start.
-    For standard input, pass the text already read from it."""
-    if path == STDIN:
+
+    For standard input (or a pipe read by :func:`read_once`), pass the text read from it.
+    Another path that is not a regular file (a pipe, a FIFO) is never opened here: reading
+    it would consume it, so its format is decided on the one handle that reads it
+    (:func:`read_games_from`).
+    """
+    if path == STDIN or stdin_text is not None:
         return is_json_input(path, stdin_text)
     if is_json_path(path) or path.lower().endswith(LOG_SUFFIX):
         return is_json_path(path)
-    return looks_like_json(_peek(path))
+    if not _is_regular(path):
+        return False
+    with _open_binary(path) as handle:
+        return looks_like_json(_head(handle).decode("utf-8", errors="replace"))
+
+
+def _is_regular(path: str) -> bool:
+    """Whether ``path`` names a regular file (one that can be read twice)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # the open that follows says what is wrong, in the OS's words
 
 
 def games_from_text(text: str, *, json_input: bool) -> Iterator[Game]:
@@ -252,7 +290,8 @@ def _games_of_text(text: str, json_input: bool, reader: _Reader[_G]) -> Iterator
 def read_games_from(path: str, *, stdin_text: str | None = None) -> Iterator[Game]:
     """Stream the games of a path: a ``.sun`` file is read a game at a time.
 
-    Standard input is read whole first (``stdin_text`` when the caller already did).
+    Standard input is read whole first; ``stdin_text`` is the text the caller already read
+    (of standard input, or of a pipe by :func:`read_once`).
     Raises :class:`LogSyntaxError` for a file that is not a log, :class:`CliError` for
     one that cannot be read.
     """
@@ -270,30 +309,95 @@ def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game
 
 
 def _games_of_path(path: str, stdin_text: str | None, reader: _Reader[_G]) -> Iterator[_G | Game]:
-    if path == STDIN:
+    if path == STDIN or stdin_text is not None:
         text = read_stdin() if stdin_text is None else stdin_text
         yield from _games_of_text(text, is_json_input(path, text), reader)
         return
-    if is_json_path(path):
-        yield from _games_of_text(read_text(path), True, reader)
-        return
-    if not path.lower().endswith(LOG_SUFFIX):
-        head = _peek(path)
-        if looks_like_json(head):
-            yield from _games_of_text(read_text(path), True, reader)
+    # One open, whatever the path is: a pipe (<(cmd), /dev/stdin) or a FIFO gives its bytes
+    # once, so the format is decided from the bytes read on the handle that reads the rest.
+    with _open_binary(path) as handle:
+        try:
+            head = b"" if path.lower().endswith(LOG_SUFFIX) else _head(handle)
+        except OSError as exc:
+            raise os_error(exc, path) from None
+        json_input = is_json_path(path) or (
+            bool(head) and looks_like_json(head.decode("utf-8", errors="replace"))
+        )
+        if json_input:
+            limit = max(MAX_INPUT_BYTES, MAX_JSON_BYTES) + 1
+            try:
+                data = head + handle.read(limit - len(head))
+            except OSError as exc:
+                raise os_error(exc, path) from None
+            _check_input_size(data, path)
+            yield from _games_of_text(decode(data, path), True, reader)
             return
-    try:
+        binary: IO[bytes] = handle
+        if head and handle.seekable():  # a regular file: read it from its start again
+            handle.seek(0)
+        elif head:  # a pipe: the bytes read, then the rest
+            binary = io.BufferedReader(_Replayed(head, handle))
         # surrogateescape: the reader finds a byte that is not UTF-8 and says where it is
-        with open(path, encoding="utf-8", errors="surrogateescape", newline=None) as handle:
-            yield from reader(handle)
-    except OSError as exc:
-        raise os_error(exc, path) from None
+        stream = io.TextIOWrapper(
+            binary,
+            encoding="utf-8",
+            errors="surrogateescape",
+            newline=None,
+        )
+        try:
+            yield from reader(stream)
+        except OSError as exc:
+            raise os_error(exc, path) from None
+        finally:
+            stream.detach()
 
 
-def _peek(path: str) -> str:
+class _Replayed(io.RawIOBase):
+    """A binary stream that gives ``head`` (bytes already read from ``rest``) again, then
+    the rest of ``rest``: the sniffed start of a pipe is not lost."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            n = min(len(view), len(self._head))
+            view[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read1(len(view)) if hasattr(self._rest, "read1") else b""
+        view[: len(data)] = data
+        return len(data)
+
+
+#: What is read of a file whose name does not say its format, to tell JSON from notation.
+_HEAD_BYTES = 4096
+
+
+def _head(handle: IO[bytes]) -> bytes:
+    """The first :data:`_HEAD_BYTES` of a stream (fewer only at its end): a pipe may give
+    them in several reads."""
+    parts: list[bytes] = []
+    size = 0
+    while size < _HEAD_BYTES:
+        part = handle.read1(_HEAD_BYTES - size) if hasattr(handle, "read1") else b""
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
+
+
+def _open_binary(path: str) -> io.BufferedReader:
+    """``open(path, "rb")``, the OS's error as a :class:`CliError` naming the path."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(4096).decode("utf-8", errors="replace")
+        return open(path, "rb")  # the caller's with closes it
     except OSError as exc:
         raise os_error(exc, path) from None
 

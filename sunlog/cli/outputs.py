@@ -295,6 +295,11 @@ class _ClosedStream(io.TextIOBase):
         pass
 
 
+def is_closed_stream(stream: object) -> bool:
+    """Whether ``stream`` is a standard stream closed at start (or missing)."""
+    return stream is None or isinstance(stream, _ClosedStream)
+
+
 #: The standard streams something was lost on (standard error closed, full or gone).
 _LOST: set[str] = set()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
@@ -147,7 +148,7 @@ def _solve_batch(
         settings = BatchSettings(variant, max_nodes, timeout, lines)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    shown = _batch_bar(settings.variant, len(deals))
+    shown = _batch_bar(settings.variant, deals.stop - deals.start)  # len() fails past 2^63
     try:
         try:
             summary = run_batch(
@@ -163,6 +164,8 @@ def _solve_batch(
                 shown[0].stop()
     except (BatchError, ClusterError) as exc:
         raise CliError(str(exc)) from None
+    except OSError as exc:  # reading, locking or writing the results file
+        raise inputs.os_error(exc, output) from None
     except KeyboardInterrupt:
         err(f"sunlog: {output}: interrupted; run the same command again to go on")
         raise typer.Exit(exits.USAGE) from None
@@ -313,10 +316,12 @@ def _study(sources: list[str], json_out: bool) -> None:
     from sunlog.play.study import load_results, summarize
 
     for source in sources:
-        if not os.path.isfile(source):
-            raise CliError(
-                "no such file" if not os.path.exists(source) else "not a file", path=source
-            )
+        try:  # the OS's own words: a loop of links is not a missing file
+            regular = stat.S_ISREG(os.stat(source).st_mode)
+        except OSError as exc:
+            raise inputs.os_error(exc, source) from None
+        if not regular:
+            raise CliError("not a file", path=source)
     try:
         loaded = load_results(sources)
     except BatchError as exc:

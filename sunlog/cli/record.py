@@ -7,6 +7,8 @@ is a valid log after every accepted move, whenever the process stops (docs/recor
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import mmap
 import os
 import sys
@@ -22,6 +24,11 @@ from sunlog.cli.inputs import CliError, os_error, read_text
 from sunlog.engine import Variant
 from sunlog.engine.moves import MoveKind
 from sunlog.notation.errors import LogError
+
+try:  # POSIX: a second recorder of the same file is refused
+    import fcntl
+except ImportError:  # pragma: no cover (Windows: no lock)
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from sunlog.engine.board import Board
@@ -50,21 +57,33 @@ class LogFile:
     (SIGKILL), so an append that would cross a page boundary is preceded by whitespace up
     to it (harmless in a log). Anything else (undo, taking off a ``*``) is written to a
     temporary file renamed over FILE (:func:`~sunlog.cli.outputs.write_atomically`).
+
+    One recorder a file: FILE is held under an exclusive lock (the new file after each
+    rename too), and a second ``record`` is refused. Before each write, FILE must still be
+    what this recorder last wrote (its inode, size and modification time): if another
+    program changed it, recording stops and FILE is left as that program made it.
     """
 
-    def __init__(self, path: str, text: str | None) -> None:
-        """``text`` is what FILE holds now, ``None`` when it does not exist yet."""
+    def __init__(self, path: str, text: str | None, lock: _Lock | None = None) -> None:
+        """``text`` is what FILE holds now, ``None`` when it does not exist yet; ``lock``
+        holds FILE as it is now (by default, FILE is locked here)."""
         self.path = path
         self.text = text
+        if lock is None:
+            lock = _Lock.take(path)
+            lock.seen = _identity(os.fstat(lock.fd)) if text is not None else None
+        self.lock = lock
 
     def sync(self, text: str) -> None:
         """Make FILE hold ``text``: an append when it only grows, else a rewrite."""
+        self.lock.check_unchanged()
         if self.text is not None and text.startswith(self.text):
             if len(text) > len(self.text):
                 self._append(text[len(self.text) :].encode("utf-8"))
         else:
             self._rewrite(text)
         self.text = text
+        self.lock.seen = _identity(os.stat(self.path))
 
     def _append(self, data: bytes) -> None:
         page = max(mmap.PAGESIZE, 4096)
@@ -86,6 +105,83 @@ class LogFile:
         finally:
             os.close(fd)
         _fsync_directory(self.path)
+        self.lock.take_again()
+
+    def close(self) -> None:
+        self.lock.close()
+
+
+#: What tells that a file is still the one a recorder wrote: device, inode, size, mtime.
+_Identity = tuple[int, int, int, int]
+
+
+def _identity(st: os.stat_result) -> _Identity:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class _Lock:
+    """An exclusive ``flock`` on FILE, and what FILE was when this recorder last wrote it."""
+
+    def __init__(self, path: str, fd: int) -> None:
+        self.path = path
+        self.fd = fd
+        self.seen: _Identity | None = None
+
+    @classmethod
+    def take(cls, path: str) -> _Lock:
+        """Lock FILE (created empty when missing); exit 2 when another recorder holds it."""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o666)
+        except OSError as exc:
+            raise os_error(exc, path) from None
+        lock = cls(path, -1)
+        lock._hold(fd)
+        return lock
+
+    def _hold(self, fd: int) -> None:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno in (errno.EAGAIN, errno.EACCES):
+                    raise CliError(
+                        "another sunlog record is writing this file: one recorder a file",
+                        path=self.path,
+                    ) from None
+                raise os_error(exc, self.path) from None
+        if self.fd >= 0:
+            os.close(self.fd)
+        self.fd = fd
+
+    def take_again(self) -> None:
+        """After a rename put a new file at FILE: hold that one."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            raise os_error(exc, self.path) from None
+        self._hold(fd)
+
+    def check_unchanged(self) -> None:
+        """Refuse to write when FILE is no longer what this recorder last wrote."""
+        if self.seen is None:
+            return
+        try:
+            now: _Identity | None = _identity(os.stat(self.path))
+        except FileNotFoundError:
+            now = None
+        if now != self.seen:
+            what = "was removed" if now is None else "was changed by another program"
+            raise CliError(
+                f"{what} since record last wrote it: stopped, nothing more written "
+                "(record it again to go on from what it holds)",
+                path=self.path,
+            )
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # the lock goes with it
+            self.fd = -1
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -149,6 +245,8 @@ def record(
     """
     from sunlog.notation.session import SessionError
 
+    if not _stdin_open():
+        raise CliError("standard input is closed: record reads the moves from it")
     session, log = _open(path, deal, variant)
     shell = _Shell(session, log, canonical, interactive=common.interactive())
     try:
@@ -160,18 +258,43 @@ def record(
     except KeyboardInterrupt:  # not at the prompt (there it quits): FILE is valid as it is
         err(f"sunlog: {path}: interrupted; it holds every move accepted")
         raise typer.Exit(exits.USAGE) from None
+    finally:
+        log.close()
     if refused and not shell.interactive:
         raise typer.Exit(exits.INVALID)
 
 
+def _stdin_open() -> bool:
+    """Whether standard input is open (``record FILE <&-`` closes it)."""
+    return not outputs.is_closed_stream(sys.stdin)
+
+
 def _open(path: str, deal: int | None, kind: Variant | None) -> tuple[Session, LogFile]:
-    """The session for FILE: a new game, or the game FILE holds (refused when invalid)."""
+    """The session for FILE, which this recorder then holds: a new game, or the game FILE
+    holds (refused when invalid). A FILE created here is removed again if that fails."""
+    existed = os.path.lexists(path)
+    lock = _Lock.take(path)
+    try:
+        return _start(path, kind, deal, lock)
+    except BaseException:
+        lock.close()
+        if not existed:
+            with contextlib.suppress(OSError):
+                if os.stat(path).st_size == 0:
+                    os.unlink(path)
+        raise
+
+
+def _start(
+    path: str, kind: Variant | None, deal: int | None, lock: _Lock
+) -> tuple[Session, LogFile]:
     from sunlog.notation.session import Session, SessionError
 
-    text = read_text(path) if os.path.lexists(path) else None
-    if text is None or not text:
+    text = read_text(path)
+    lock.seen = _identity(os.fstat(lock.fd))
+    if not text:
         session = Session.new(kind or Variant.SUN, deal)
-        log = LogFile(path, text)
+        log = LogFile(path, text, lock)
         try:
             log.sync(session.text)
         except OSError as exc:
@@ -198,7 +321,7 @@ def _open(path: str, deal: int | None, kind: Variant | None) -> tuple[Session, L
             else (f"deal {board.deal_number}")
         )
         raise CliError(f"the log is {what}, not deal {deal}: drop --deal", path=path)
-    log = LogFile(path, text.removeprefix("\ufeff"))
+    log = LogFile(path, text.removeprefix("\ufeff"), lock)
     try:
         log.sync(session.text)
     except OSError as exc:

@@ -64,8 +64,10 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Card:
-        """Return the shared instance for ``index`` (0..51)."""
-        return CARDS[index]
+        """Return the shared instance for ``index`` (0..51); ``ValueError`` otherwise."""
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 52:
+            return CARDS[index]
+        raise ValueError(f"a card's index is 0 to 51, not {clip(repr(index))}")
 
     @classmethod
     def of(cls, rank: Rank | int, suit: Suit | int) -> Card:

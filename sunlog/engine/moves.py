@@ -114,27 +114,35 @@ class Move(NamedTuple):
 
     @classmethod
     def deal(cls, cards: Sequence[Card] | None = None) -> Move:
-        """A stage-1 deal, optionally naming the 13 cards dealt (ray 1 first)."""
-        return cls(MoveKind.DEAL, cards=None if cards is None else tuple(cards))
+        """A stage-1 deal, optionally naming the 13 cards dealt (ray 1 first).
+        :class:`InvalidMoveError` for cards that are not :class:`Card` values."""
+        return cls(MoveKind.DEAL, cards=_named_cards(cards, "deal"))
 
     @classmethod
     def open(cls, ray: int) -> Move:
-        """Stage 2: open ray ``ray``."""
-        return cls(MoveKind.OPEN, index=ray)
+        """Stage 2: open ray ``ray`` (a whole number, as the notation writes it)."""
+        return cls(MoveKind.OPEN, index=_ray_number(ray, "open"))
 
     @classmethod
     def gather(cls, ray: int) -> Move:
         """Stage 3: gather ray ``ray`` and deal it out."""
-        return cls(MoveKind.GATHER, index=ray)
+        return cls(MoveKind.GATHER, index=_ray_number(ray, "gather"))
 
     @classmethod
     def wind(cls, cards: Sequence[Card] | None = None) -> Move:
         """The wind, optionally naming its row left to right."""
-        return cls(MoveKind.WIND, cards=None if cards is None else tuple(cards))
+        return cls(MoveKind.WIND, cards=_named_cards(cards, "wind"))
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Parse ``deal [C1..C13]``, ``open N``, ``gather N``, ``wind [C..]`` or a card move."""
+        """Parse ``deal [C1..C13]``, ``open N``, ``gather N``, ``wind [C..]`` or a card move.
+
+        Numbers are ASCII digits, as in the notation; anything else (``None`` too) raises
+        :class:`InvalidMoveError`, a ``ValueError``."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(
+                f"a move is text, not {type(text).__name__}", MoveErrorCode.NOT_A_MOVE
+            )
         words = text.split()
         if not words:
             raise InvalidMoveError("empty move", MoveErrorCode.EMPTY_MOVE)
@@ -148,7 +156,7 @@ class Move(NamedTuple):
                     raise InvalidMoveError(str(exc), MoveErrorCode.BAD_CARD) from None
             return cls.deal(cards) if head == "deal" else cls.wind(cards)
         if head in ("open", "gather"):
-            if len(words) != 2 or not words[1].isdigit():
+            if len(words) != 2 or not (words[1].isascii() and words[1].isdigit()):
                 raise InvalidMoveError(
                     f"expected a ray number after {head!r}", MoveErrorCode.NO_RAY_NUMBER
                 )
@@ -174,6 +182,10 @@ class Move(NamedTuple):
 
     @classmethod
     def _parse_card_move(cls, token: str) -> Move:
+        if not isinstance(token, str):
+            raise InvalidMoveError(
+                f"a move is text, not {type(token).__name__}", MoveErrorCode.NOT_A_MOVE
+            )
         if CARD_MOVE.fullmatch(token) is None:
             raise InvalidMoveError(f"not a move: {clip(token)!r}", MoveErrorCode.NOT_A_MOVE)
         return _card_move_of(token)
@@ -215,6 +227,41 @@ class Move(NamedTuple):
     def is_stage_action(self) -> bool:
         """``deal``, ``open``, ``gather`` and ``wind`` are stage actions."""
         return self.kind is not MoveKind.CARD
+
+
+def _ray_number(ray: object, action: str) -> int:
+    """``ray`` when the notation could write it after ``open`` or ``gather`` (a whole number
+    of at most :data:`MAX_DIGITS` digits), else :class:`InvalidMoveError`."""
+    if not isinstance(ray, int) or isinstance(ray, bool):
+        raise InvalidMoveError(
+            f"{action}: a ray number is a whole number, not {clip(repr(ray))}",
+            MoveErrorCode.NO_RAY_NUMBER,
+        )
+    if ray < 0 or len(str(ray)) > MAX_DIGITS:
+        raise InvalidMoveError(
+            f"{action}: a ray number is 0 or more, of at most {MAX_DIGITS} digits, "
+            f"not {clip(str(ray))}",
+            MoveErrorCode.NO_RAY_NUMBER,
+        )
+    return ray
+
+
+def _named_cards(cards: object, action: str) -> tuple[Card, ...] | None:
+    """The cards a deal or wind names, as a tuple of :class:`Card`; ``None`` for none named."""
+    if cards is None:
+        return None
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+        raise InvalidMoveError(
+            f"{action}: the cards named are a sequence of Card values", MoveErrorCode.NOT_A_CARD
+        )
+    named = tuple(cards)
+    for card in named:
+        if not isinstance(card, Card):
+            raise InvalidMoveError(
+                f"{action}: {clip(repr(card))} is not a Card (Card.parse('QD') makes one)",
+                MoveErrorCode.NOT_A_CARD,
+            )
+    return named
 
 
 _MOVE_NEW = tuple.__new__  # a Move of its nine fields, without NamedTuple's __new__

@@ -40,6 +40,7 @@ from sunlog.engine.played import (
 from sunlog.notation.errors import LogErrorCode, LogSyntaxError
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 from sunlog.notation.resolve import ResolvedGame
+from sunlog.notation.writer import comment_fault, number_fault, tag_value_fault
 
 __all__ = [
     "FORMAT",
@@ -425,8 +426,9 @@ def _strings(value: Any, where: _Path) -> tuple[str, ...]:
     items = _expect(value if value is not None else [], list, where, "a list of strings")
     for i, item in enumerate(items):
         _expect(item, str, where / i, "a string")
-        if "}" in item and "\n" in item:
-            raise (where / i).fail("a comment cannot hold both '}' and a line break")
+        fault = comment_fault(item)
+        if fault is not None:
+            raise (where / i).fail(fault)
     return tuple(items)
 
 
@@ -466,7 +468,10 @@ def move_from_json(data: Any, where: _Path | None = None) -> GameMove:
             raise where.fail(f"{clip(text)!r} is not a card move") from None
     elif kind in (MoveKind.OPEN, MoveKind.GATHER):
         ray = _expect(data.get("ray"), int, where / "ray", "a ray number")
-        move = Move.open(ray) if kind is MoveKind.OPEN else Move.gather(ray)
+        try:
+            move = Move.open(ray) if kind is MoveKind.OPEN else Move.gather(ray)
+        except InvalidMoveError as exc:
+            raise (where / "ray").fail(str(exc)) from None
     else:
         cards = data.get("cards")
         named = None
@@ -477,6 +482,9 @@ def move_from_json(data: Any, where: _Path | None = None) -> GameMove:
     number = data.get("number")
     if number is not None:
         _expect(number, int, where / "number", "a move number")
+        fault = number_fault(number)
+        if fault is not None:
+            raise (where / "number").fail(fault)
     annotation = data.get("annotation")
     if annotation is not None and annotation not in _ANNOTATIONS:
         raise (where / "annotation").fail(
@@ -498,12 +506,16 @@ def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Gam
         if not name or not all(c.isascii() and (c.isalnum() or c == "_") for c in name):
             raise (at / "name").fail(f"a tag name is letters, digits and _, not {clip(name)!r}")
         value = _expect(tag.get("value"), str, at / "value", "a string")
-        if "\n" in value:
-            raise (at / "value").fail("a tag value is one line")
+        fault = tag_value_fault(value)
+        if fault is not None:
+            raise (at / "value").fail(fault)
         tags.append(Tag(name, value))
     variant = data.get("variant")
     if variant is not None:
         _expect(variant, str, where / "variant", "a variant name")
+        fault = tag_value_fault(variant)  # it is written as the Variant tag's value
+        if fault is not None:
+            raise (where / "variant").fail(fault)
         written = next((t.value for t in tags if t.name == "Variant"), None)
         if written is None and variant.lower() != "sun":
             tags.insert(0, Tag("Variant", variant))

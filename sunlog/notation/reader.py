@@ -126,8 +126,10 @@ def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
     try:
         for line_no, line, plain in _pieces(source):
             pos = 0
-            if line_no == 1 and line.startswith("\ufeff"):
-                line = line[1:]
+            if line_no == 1:
+                if line.startswith("\ufeff"):
+                    line = line[1:]
+                _refuse_utf16(line)
             n = len(line)
             if plain:
                 pass  # checked as a block: lines short enough, UTF-8
@@ -242,9 +244,12 @@ def _line_kind(line: str) -> int:
 
 def _check_size(chunk: _Chunk) -> None:
     if chunk.size > MAX_GAME_CHARS:
+        text = chunk.text  # the error's path only: the hint says what the text shows
+        unclosed = text.rfind("{") > text.rfind("}")
+        hint = "is a { comment never closed?" if unclosed else "a real game is a few kB"
         raise LogSyntaxError(
             f"the game starting here is longer than {_size(MAX_GAME_CHARS)} "
-            "of text: refusing to read it (is a { comment never closed?)",
+            f"of text: refusing to read it ({hint})",
             code=LogErrorCode.TOO_LONG,
             line=chunk.line,
             column=chunk.column,
@@ -259,6 +264,21 @@ def _is_unicode(line: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _refuse_utf16(first: str) -> None:
+    """UTF-16 without its BOM reads as UTF-8 (ASCII text, a 0 byte every other byte):
+    refuse it as not UTF-8 at its first line, rather than as a strange tag or move."""
+    if "\x00" in first:
+        text = first.split("\n", 1)[0] if first.find("\n") > 1 else first[:200]
+        # a byte that is not UTF-8 at all is named as such first (its own error)
+        if len(text) >= 4 and _is_unicode(text) and text.count("\x00") * 2 >= len(text) - 1:
+            raise LogSyntaxError(
+                "the file is not UTF-8 text (every other byte is 0: is it UTF-16?)",
+                code=LogErrorCode.NOT_UTF8,
+                line=1,
+                column=first.index("\x00") + 1,
+            )
 
 
 def _check_line(line: str, line_no: int) -> None:

@@ -653,6 +653,8 @@ def _diagnose(
         )
     if _RESULT_WORD.fullmatch(word):
         return f"a result token ends a game; it cannot follow {previous!r}", _SYNTAX, False
+    if re.fullmatch(r"\d+[.)]?", word) and not word.isascii():  # ١. ３.: digits of a script
+        return f"a move number is written in the digits 0 to 9, found {found}", _SYNTAX, True
     if re.fullmatch(r"\d+[.)]?", word):  # 3, 3) as people number lists: 3.
         if previous.endswith("."):
             return f"a move number must be followed by a move, found {found}", _SYNTAX, True

@@ -20,9 +20,10 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
 from sunlog.engine.board import Variant
@@ -113,79 +114,6 @@ def _budget_text(max_nodes: int | None, timeout: float | None) -> str:
     return nodes + ("" if timeout is None else f" --timeout {timeout:g}")
 
 
-class ResultsFile:
-    """A results file open for appending: what it holds, and an fsync'ed writer of lines.
-
-    Opening it takes an exclusive lock (a second writer is refused), cuts off a half-written
-    last line, and reads the lines already there.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = os.fspath(path)
-        self.dropped = 0  # bytes of a half-written last line that were cut off
-        self.records: list[dict[str, Any]] = []
-        self._file: IO[bytes] = open(self.path, "a+b")  # noqa: SIM115 (closed in close())
-        try:
-            if fcntl is not None:
-                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            self._file.close()
-            if exc.errno in (errno.EAGAIN, errno.EACCES):
-                raise BatchError(f"{self.path}: another run is writing this file") from None
-            raise
-        try:
-            self._read()
-        except BaseException:
-            self.close()
-            raise
-
-    def _read(self) -> None:
-        self._file.seek(0)
-        data = self._file.read()
-        end = data.rfind(b"\n") + 1  # everything after the last newline is half-written
-        if end < len(data):
-            self.dropped = len(data) - end
-            self._file.truncate(end)
-            os.fsync(self._file.fileno())
-        for number, raw in enumerate(data[:end].splitlines(), 1):
-            if raw.strip():
-                text = raw.decode("utf-8", errors="replace")
-                self.records.append(parse_line(text, f"{self.path}:{number}"))
-
-    def check(self, settings: BatchSettings) -> None:
-        """Refuse to add to a file whose lines for this variant had another budget."""
-        for record in self.records:
-            if record["variant"] != settings.variant:
-                continue
-            if (record["max_nodes"], record["timeout"]) != settings.budget():
-                made = _budget_text(record["max_nodes"], record["timeout"])
-                asked = _budget_text(settings.max_nodes, settings.timeout)
-                raise BatchError(
-                    f"{self.path}: its {settings.variant} results were made with {made}, "
-                    f"not {asked}: choose another -o (budgets are never mixed in one file)"
-                )
-
-    def write(self, record: dict[str, Any]) -> None:
-        """Append one line, flushed and fsync'ed before returning."""
-        data = (json.dumps(record, separators=(",", ":")) + "\n").encode()
-        self._file.write(data)
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self.records.append(record)
-
-    def close(self) -> None:
-        if not self._file.closed:
-            if fcntl is not None:
-                fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
-            self._file.close()
-
-    def __enter__(self) -> ResultsFile:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
 @dataclass
 class BatchProgress:
     """Running counts of one batch (the deals already in the file included)."""
@@ -205,7 +133,7 @@ class BatchProgress:
 
     def interval(self) -> tuple[float, float]:
         """Winnability so far, 95% Wilson, unknown as lost (low end) and as won (high end)."""
-        from sunlog.play.stats import wilson
+        from sunlog.play.wilson import wilson
 
         return (
             wilson(self.won, self.done)[0],
@@ -222,7 +150,150 @@ class BatchSummary:
     progress: BatchProgress
     solved: int
     dropped: int = 0
-    records: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+
+
+#: The longest line a results file may hold (a winning line of moves takes a few KiB).
+MAX_LINE_BYTES = 1 << 20
+
+#: How every result line begins (``json.dumps`` of :func:`solve_one`'s dict, compact).
+_LINE_START = b'{"deal":'
+
+
+def _torn(tail: bytes) -> bool:
+    """Whether what follows a file's last newline is a result line cut off in its write:
+    the start of one (or a part of that start). Anything else is not ours to cut."""
+    return tail.startswith(_LINE_START) or _LINE_START.startswith(tail)
+
+
+class ResultsFile:
+    """A results file open for appending: what it holds, and an fsync'ed writer of lines.
+
+    Opening it takes an exclusive lock (a second writer is refused), reads the file a line
+    at a time, checking every line, and only then cuts off a half-written last line: a
+    file that is not a results file (notes, a log) is refused untouched, and so is a path
+    that is not a regular file (a device, a FIFO). What is kept of the lines is small:
+    for ``settings``' variant the deals done, their counts within ``deals``, and the
+    budgets seen (memory grows with the deals, never with the text of the lines).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        settings: BatchSettings | None = None,
+        deals: range | None = None,
+    ) -> None:
+        self.path = os.fspath(path)
+        self.settings = settings
+        self.deals = deals if deals is not None else range(0)
+        self.dropped = 0  # bytes of a half-written last line that were cut off
+        self.lines = 0  # result lines in the file
+        self.done: set[int] = set()  # the deals of settings' variant in the file
+        self.counts = BatchProgress(total=self.deals.stop - self.deals.start)
+        self.budgets: dict[tuple[int | None, float | None], int] = {}  # of settings' variant
+        _refuse_special(self.path)
+        self._file: IO[bytes] = open(self.path, "a+b")  # noqa: SIM115 (closed in close())
+        try:
+            _refuse_special(self.path, self._file.fileno())
+            if fcntl is not None:
+                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            self._file.close()
+            if exc.errno in (errno.EAGAIN, errno.EACCES):
+                raise BatchError(f"{self.path}: another run is writing this file") from None
+            raise
+        except BaseException:
+            self._file.close()
+            raise
+        try:
+            self._read()
+        except BaseException:
+            self.close()
+            raise
+
+    def _read(self) -> None:
+        self._file.seek(0)
+        whole = 0  # bytes of whole lines read
+        number = 0
+        while raw := self._file.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            where = f"{self.path}:{number}"
+            if len(raw) > MAX_LINE_BYTES:
+                raise BatchError(f"{where}: not a result line (longer than {MAX_LINE_BYTES} bytes)")
+            if not raw.endswith(b"\n"):  # the last line, unfinished
+                if not _torn(raw):
+                    raise BatchError(
+                        f"{where}: not a result line, and the file does not end with a line "
+                        "break: is this a results file? (nothing was changed)"
+                    )
+                self.dropped = len(raw)
+                break
+            whole += len(raw)
+            if raw.strip():
+                self._add(parse_line(raw.decode("utf-8", errors="replace"), where))
+        if self.dropped:  # every line before it is a result line: cut off the torn one
+            self._file.truncate(whole)
+            os.fsync(self._file.fileno())
+
+    def _add(self, record: dict[str, Any], *, read: bool = True) -> None:
+        """Count a line read from the file (``read``) or just written."""
+        self.lines += 1
+        settings = self.settings
+        if settings is None or record["variant"] != settings.variant:
+            return
+        budget = (record["max_nodes"], record["timeout"])
+        self.budgets.setdefault(budget, record["deal"])
+        deal = record["deal"]
+        if deal not in self.done:  # a deal repeated in the file counts once
+            self.done.add(deal)
+            if deal in self.deals:
+                self.counts.add(record["verdict"])
+                self.counts.skipped += read
+
+    def check(self) -> None:
+        """Refuse to add to a file whose lines for this variant had another budget."""
+        settings = self.settings
+        if settings is None:
+            return
+        for max_nodes, timeout in self.budgets:
+            if (max_nodes, timeout) != settings.budget():
+                made = _budget_text(max_nodes, timeout)
+                asked = _budget_text(settings.max_nodes, settings.timeout)
+                raise BatchError(
+                    f"{self.path}: its {settings.variant} results were made with {made}, "
+                    f"not {asked}: choose another -o (budgets are never mixed in one file)"
+                )
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append one line, flushed and fsync'ed before returning."""
+        data = (json.dumps(record, separators=(",", ":")) + "\n").encode()
+        self._file.write(data)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self._add(record, read=False)
+
+    def close(self) -> None:
+        if not self._file.closed:
+            if fcntl is not None:
+                fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
+            self._file.close()
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _refuse_special(path: str, fd: int | None = None) -> None:
+    """A results file is a regular file: a device (``/dev/full``, ``/dev/zero``), a FIFO
+    or a directory is refused before anything is read from or written to it."""
+    try:
+        mode = os.fstat(fd).st_mode if fd is not None else os.stat(path).st_mode
+    except FileNotFoundError:
+        return  # a new file
+    if not stat.S_ISREG(mode):
+        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise BatchError(f"{path}: {what}: -o names the results file (a regular file)")
 
 
 def _parallel(deals: Iterable[int], settings: BatchSettings, jobs: int) -> Iterator[dict[str, Any]]:
@@ -267,23 +338,14 @@ def run_batch(
     """
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
-    with ResultsFile(path) as results:
-        results.check(settings)
-        counts = BatchProgress(total=deals.stop - deals.start)  # len() fails past 2^63
-        done: set[int] = set()
-        for record in results.records:
-            if record["variant"] == settings.variant and record["deal"] not in done:
-                done.add(record["deal"])  # a deal repeated in the file counts once
-                if record["deal"] in deals:
-                    counts.add(record["verdict"])
-                    counts.skipped += 1
+    with ResultsFile(path, settings, deals) as results:
+        results.check()
+        counts, done = results.counts, results.done
         todo = (deal for deal in deals if deal not in done)  # lazy: ranges may be huge
         if progress:
             progress(counts)
         if scheduler is not None:
-            from sunlog.play.cluster import solve_on_cluster
-
-            stream: Iterator[dict[str, Any]] = solve_on_cluster(scheduler, todo, settings)
+            stream: Iterator[dict[str, Any]] = _on_cluster(scheduler, todo, settings)
         elif jobs == 1:
             stream = _serial(todo, settings)
         else:
@@ -293,20 +355,21 @@ def run_batch(
             for record in stream:
                 if record["deal"] in done:  # a result delivered twice is written once
                     continue
-                done.add(record["deal"])
-                results.write(record)
-                counts.add(record["verdict"])
+                results.write(record)  # counted in results.counts and results.done
                 solved += 1
                 if progress:
                     progress(counts)
         finally:  # Ctrl-C while writing or drawing: the workers stop now, not when collected
             if isinstance(stream, Generator):
                 stream.close()
-        return BatchSummary(
-            settings,
-            deals,
-            counts,
-            solved,
-            dropped=results.dropped,
-            records=tuple(r for r in results.records if r["variant"] == settings.variant),
-        )
+        return BatchSummary(settings, deals, counts, solved, dropped=results.dropped)
+
+
+def _on_cluster(
+    address: str, deals: Iterable[int], settings: BatchSettings
+) -> Iterator[dict[str, Any]]:
+    """Solve ``deals`` on the dask cluster at ``address``: :func:`solve_one`'s lines."""
+    from sunlog.play.cluster import run_on_cluster
+
+    tasks = ((f"sunlog-solve-{settings.variant}-{deal}", (deal, settings)) for deal in deals)
+    return run_on_cluster(address, solve_one, tasks)

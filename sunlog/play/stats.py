@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import as_completed
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 from sunlog.engine.board import Board, Variant
 from sunlog.play.policies import DEFAULT_POLICY, POLICIES, Policy, get_policy, play
+from sunlog.play.wilson import wilson
 from sunlog.play.workers import worker_pool
 
 __all__ = [
@@ -38,25 +38,6 @@ __all__ = [
 CHUNK = 50
 #: The keys of ``wins_by_stage``: the stage a game was won in.
 STAGE_KEYS = ("1", "2", "3", "wind")
-#: z for a two-sided 95% interval.
-_Z95 = 1.959963984540054
-
-
-def wilson(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default); (0, 1) for no trials."""
-    if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be 0..{trials}, not {successes}")
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-    # at 0 and at all successes the bound is exactly 0 or 1; rounding would miss it
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return (low, high)
 
 
 @dataclass(frozen=True)
@@ -156,18 +137,52 @@ class StatsResult:
         cls, variant: str, policy: str, first_deal: int, games: Sequence[GameSummary]
     ) -> StatsResult:
         """Add up game summaries."""
-        by_stage = Counter(g.stage for g in games if g.status == "won")
-        return cls(
+        tally = _Tally()
+        tally.add(games)
+        return tally.result(variant, policy, first_deal)
+
+
+@dataclass
+class _Tally:
+    """Running sums of game summaries: chunks are folded in as they finish, in any order
+    (sums do not care), so memory stays flat however many games are played."""
+
+    games: int = 0
+    wins: int = 0
+    lost: int = 0
+    unfinished: int = 0
+    moves: int = 0
+    by_stage: Counter[str] = field(default_factory=Counter)
+    distribution: Counter[int] = field(default_factory=Counter)
+
+    def add(self, games: Iterable[GameSummary]) -> int:
+        """Fold in some games; how many there were."""
+        before = self.games
+        for g in games:
+            self.games += 1
+            self.moves += g.moves
+            self.distribution[g.on_foundations] += 1
+            if g.status == "won":
+                self.wins += 1
+                self.by_stage[g.stage] += 1
+            elif g.status == "lost":
+                self.lost += 1
+            elif g.status == "playing":
+                self.unfinished += 1
+        return self.games - before
+
+    def result(self, variant: str, policy: str, first_deal: int) -> StatsResult:
+        return StatsResult(
             variant=variant,
             policy=policy,
             first_deal=first_deal,
-            games=len(games),
-            wins=sum(g.status == "won" for g in games),
-            lost=sum(g.status == "lost" for g in games),
-            unfinished=sum(g.status == "playing" for g in games),
-            wins_by_stage={key: by_stage.get(key, 0) for key in STAGE_KEYS},
-            distribution=dict(sorted(Counter(g.on_foundations for g in games).items())),
-            moves=sum(g.moves for g in games),
+            games=self.games,
+            wins=self.wins,
+            lost=self.lost,
+            unfinished=self.unfinished,
+            wins_by_stage={key: self.by_stage.get(key, 0) for key in STAGE_KEYS},
+            distribution=dict(sorted(self.distribution.items())),
+            moves=self.moves,
         )
 
 
@@ -215,51 +230,59 @@ def run_stats(
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
     if first_deal < 0 or first_deal + games > 1 << 64:
         raise ValueError("deal numbers are 0 to 2^64-1")
-    chunks = [
-        range(start, min(start + CHUNK, first_deal + games))
-        for start in range(first_deal, first_deal + games, CHUNK)
-    ]
-    results: list[list[GameSummary]] = [[] for _ in chunks]
-    done = 0
+    last = first_deal + games
+    chunks = (range(start, min(start + CHUNK, last)) for start in range(first_deal, last, CHUNK))
+    tally = _Tally()
     if progress:
         progress(0, games)
     if scheduler is not None:
         from sunlog.play.cluster import run_on_cluster
 
-        index = {chunk.start: i for i, chunk in enumerate(chunks)}
-        tasks = [
+        tasks = (
             (
                 f"sunlog-stats-{variant.value}-{chosen.name}-{chunk.start}",
                 (variant.value, chosen.name, chunk),
             )
             for chunk in chunks
-        ]
-        for games_done in run_on_cluster(scheduler, play_deals, tasks):
-            i = index[games_done[0].deal]
-            results[i] = games_done
-            done += len(chunks[i])
-            if progress:
-                progress(done, games)
-    elif jobs == 1 or len(chunks) <= 1:
-        for i, chunk in enumerate(chunks):
-            results[i] = play_deals(variant.value, chosen, chunk)
-            done += len(chunk)
-            if progress:
-                progress(done, games)
+        )
+        finished: Iterator[list[GameSummary]] = run_on_cluster(scheduler, play_deals, tasks)
+    elif jobs == 1 or games <= CHUNK:
+        finished = (play_deals(variant.value, chosen, chunk) for chunk in chunks)
     else:
-        with worker_pool(jobs) as pool:
-            futures = {
-                pool.submit(play_deals, variant.value, chosen, chunk): i
-                for i, chunk in enumerate(chunks)
-            }
-            for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                done += len(chunks[i])
-                if progress:
-                    progress(done, games)
-    summaries = [game for chunk in results for game in chunk]
-    return StatsResult.from_games(variant.value, chosen.name, first_deal, summaries)
+        finished = _parallel(chunks, variant.value, chosen, jobs)
+    try:
+        for played in finished:
+            tally.add(played)
+            if progress:
+                progress(tally.games, games)
+    finally:  # Ctrl-C: the workers stop now
+        if isinstance(finished, Generator):
+            finished.close()
+    return tally.result(variant.value, chosen.name, first_deal)
+
+
+#: Chunks pending per worker process: enough to keep each busy, few enough to keep memory
+#: flat in the number of games.
+_WINDOW = 4
+
+
+def _parallel(
+    chunks: Iterator[range], variant: str, policy: Policy, jobs: int
+) -> Iterator[list[GameSummary]]:
+    """Play ``chunks`` in ``jobs`` processes, at most ``jobs * _WINDOW`` at once; each
+    chunk's games as it finishes, in any order."""
+    with worker_pool(jobs) as pool:
+        running: set[Future[list[GameSummary]]] = set()
+        while True:
+            for chunk in chunks:
+                running.add(pool.submit(play_deals, variant, policy, chunk))
+                if len(running) >= jobs * _WINDOW:
+                    break
+            if not running:
+                return
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
 
 
 # ------------------------------------------------------------------------------------------

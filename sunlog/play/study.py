@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunlog.play.batch import BatchError, parse_line
-from sunlog.play.stats import wilson
+from sunlog.play.wilson import wilson
 
 __all__ = ["TIME_BANDS", "BatchError", "Figures", "Loaded", "load_results", "summarize"]
 
