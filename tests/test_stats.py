@@ -6,10 +6,13 @@ import json
 import math
 
 import pytest
+from typer.testing import CliRunner
 
-from sunlog import Board
+from sunlog import Board, cli
 from sunlog.play.policies import play
-from sunlog.play.stats import CHUNK, STAGE_KEYS, GameSummary, StatsResult, main, run_stats, wilson
+from sunlog.play.stats import CHUNK, STAGE_KEYS, GameSummary, StatsResult, run_stats, wilson
+
+RUNNER = CliRunner()
 
 # ---------------------------------------------------------------------------------- Wilson
 
@@ -184,36 +187,55 @@ def test_summary_of_games_counts_wins_by_stage() -> None:
     assert "unfinished   1" in result.to_text()
 
 
-# ---------------------------------------------------------------------------------- main
+# ------------------------------------------------------------------------ sunlog stats
 
 
-def test_main_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--variant", "sun-3", "--policy", "greedy", "--games", "3", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+def test_stats_prints_json() -> None:
+    result = RUNNER.invoke(
+        cli.app, ["stats", "--variant", "sun-3", "--policy", "greedy", "--games", "3", "--json"]
+    )
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
     assert (data["variant"], data["policy"], data["games"]) == ("sun-3", "greedy", 3)
 
 
-def test_main_prints_a_report(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--policy", "greedy", "--games", "4", "--first-deal", "9"]) == 0
-    out = capsys.readouterr().out
+def test_stats_prints_a_report() -> None:
+    result = RUNNER.invoke(
+        cli.app, ["stats", "--policy", "greedy", "--games", "4", "--first-deal", "9"]
+    )
+    assert result.exit_code == 0
+    out = result.stdout
     assert out.startswith("sun, policy greedy, deals 9..12 (4 games)\n")
     assert "95% CI" in out and "Wilson" in out
     assert "won in stage 1: 0  2: 0  3: " in out
 
 
 @pytest.mark.parametrize(
-    ("args", "why"),
+    "args",
     [
-        (["--games", "-3"], "--games: must be at least 1, not -3"),
-        (["--games", "0"], "--games: must be at least 1, not 0"),
-        (["--games", "ten"], "--games: 'ten' is not a whole number"),
-        (["--first-deal", "-1"], "--first-deal: must be at least 0, not -1"),
-        (["-j", "0"], "-j/--jobs: must be at least 1, not 0"),
-        (["--first-deal", str(2**64 - 1), "--games", "2"], "deal numbers are 0 to 2^64-1"),
+        ["--games", "-3"],
+        ["--games", "0"],
+        ["--games", "ten"],
+        ["--first-deal", "-1"],
+        ["-j", "-1"],
+        ["--first-deal", str(2**64 - 1), "--games", "2"],
     ],
 )
-def test_main_reports_bad_arguments_with_exit_code_2(
-    args: list[str], why: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(args) == 2
-    assert why in capsys.readouterr().err
+def test_stats_refuses_bad_arguments_with_exit_code_2(args: list[str]) -> None:
+    result = RUNNER.invoke(cli.app, ["stats", *args])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_python_m_stats_points_to_sunlog_stats() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "sunlog.play.stats", "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "sunlog stats" in done.stderr

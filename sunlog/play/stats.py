@@ -9,8 +9,6 @@ the figures (``--json`` for programs); ``sunlog stats`` takes the same options.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -19,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunlog.engine.board import Board, Variant
-from sunlog.play.policies import DEFAULT_POLICY, POLICIES, Policy, get_policy, play
+from sunlog.play.policies import DEFAULT_POLICY, Policy, get_policy, play
 from sunlog.play.wilson import wilson
 from sunlog.play.workers import worker_pool
 
@@ -28,7 +26,6 @@ __all__ = [
     "STAGE_KEYS",
     "GameSummary",
     "StatsResult",
-    "main",
     "play_deals",
     "run_stats",
     "wilson",
@@ -283,72 +280,6 @@ def _parallel(
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
-
-
-# ------------------------------------------------------------------------------------------
-# python -m sunlog.play.stats
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum`` (the CLI's own bounds)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
-        return value
-
-    return parse
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m sunlog.play.stats",
-        description="Play a range of deals with a policy and print how often Sun comes out.",
-    )
-    parser.add_argument("--variant", default="sun", choices=[v.value for v in Variant])
-    parser.add_argument("--policy", default=DEFAULT_POLICY, choices=list(POLICIES))
-    parser.add_argument(
-        "--games", type=_count(1), default=1000, help="how many deals (default 1000)"
-    )
-    parser.add_argument(
-        "--first-deal", type=_count(0), default=1, help="the first deal (default 1)"
-    )
-    parser.add_argument("-j", "--jobs", type=_count(1), default=1, help="processes (default 1)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    return parser
-
-
-def _stderr_progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\r{done}/{total} games")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m sunlog.play.stats``."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as stop:  # --help (0) or a usage error (2), already printed
-        return stop.code if isinstance(stop.code, int) else 2
-    try:
-        result = run_stats(
-            args.variant,
-            args.policy,
-            args.games,
-            first_deal=args.first_deal,
-            jobs=args.jobs,
-            progress=_stderr_progress if sys.stderr.isatty() else None,
-        )
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(result.to_json()) if args.json else result.to_text())
-    return 0
 
 
 if __name__ == "__main__":  # one command line: `sunlog stats`, with its options and words
