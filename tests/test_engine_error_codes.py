@@ -16,7 +16,7 @@ from sunlog.engine.errors import (
     InvalidMoveError,
     MoveErrorCode,
 )
-from sunlog.engine.moves import Move
+from sunlog.engine.moves import Move, MoveKind
 
 C = MoveErrorCode
 D1 = "5H AS 9C 2S 4D KH QC 7S AD 3C JD 10H 6C"
@@ -128,14 +128,20 @@ def test_the_constructor_refuses_arguments_it_cannot_take(
 
 
 def test_a_deal_or_wind_naming_numbers_instead_of_cards_is_refused() -> None:
+    """Move.deal refuses what is not a Card; a Move built field by field is refused by
+    push, before anything is dealt."""
+    with pytest.raises(InvalidMoveError, match="0 is not a Card") as made:
+        Move.deal(tuple(range(13)))  # type: ignore[arg-type]
+    assert made.value.code is C.NOT_A_CARD
     board = Board("sun")
     with pytest.raises(IllegalMoveError, match="a deal names cards, not int 0") as info:
-        board.push(Move.deal(tuple(range(13))))  # type: ignore[arg-type]
+        board.push(Move(MoveKind.DEAL, cards=tuple(range(13))))  # type: ignore[arg-type]
     assert info.value.code is C.NOT_A_CARD
     assert board.deals == 0 and board.move_count == 0
     dealt = Board("sun", deal=1)
+    numbers = tuple(int(c) for c in dealt.deck[:13])  # type: ignore[index]
     with pytest.raises(IllegalMoveError, match="a deal names cards"):
-        dealt.push(Move.deal(tuple(int(c) for c in dealt.deck[:13])))  # type: ignore[index]
+        dealt.push(Move(MoveKind.DEAL, cards=numbers))  # type: ignore[arg-type]
 
 
 def test_a_refusal_that_advises_a_move_carries_it_in_writes() -> None:
