@@ -82,7 +82,8 @@ def word_tokens(text: str) -> list[Token] | None:
     """The tokens of a game's text without their offsets, read a word at a time: what
     each word reads as is kept (:data:`_WORDS`), and a log repeats its words. ``None``
     where white space the grammar does not take stands between words (str.split() would
-    take it): :func:`located_tokens` then finds it.
+    take it): :func:`located_tokens` then finds it. (Most texts hold none anywhere, which
+    one search tells.)
 
     No token but a tag or a comment holds white space, and each begins with ``[``, ``{``
     or ``;``: so the text between those characters reads word by word as it reads whole
@@ -90,6 +91,7 @@ def word_tokens(text: str) -> list[Token] | None:
     without a space), and each tag or comment is matched where it begins, as in
     :func:`located_tokens`.
     """
+    odd = _ODD_SPACE.search(text) is not None  # then each stretch is looked at for it
     found: list[Token] = []
     regex = token_regex()
     pos, n = 0, len(text.rstrip(SPACES))  # as located_tokens: the end's white space is none
@@ -98,7 +100,7 @@ def word_tokens(text: str) -> list[Token] | None:
         stop = n if special is None else special.start()
         stretch = text[pos:stop]
         words = stretch.split()
-        if sum(map(len, words)) + sum(map(stretch.count, SPACES)) != len(stretch):
+        if odd and sum(map(len, words)) + sum(map(stretch.count, SPACES)) != len(stretch):
             return None  # odd white space: str.split() took it, the grammar does not
         first = len(found)
         found += chain.from_iterable(map(_WORDS.__getitem__, words))
@@ -140,7 +142,9 @@ class _Words(dict[str, tuple[Token, ...]]):
 
 
 _MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
-_MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
+# White space that str.split() takes and the grammar's WS does not (\v, \x1c-\x1f, the
+# no-break space...): re's \s is str.isspace(), as str.split()'s is.
+_ODD_SPACE = re.compile(f"[^\\S{re.escape(SPACES)}]")
 # What begins a tag or a comment: the only tokens that may hold white space.
 _SPECIAL = re.compile(r"[\[{;]")
 _WORDS = _Words()
