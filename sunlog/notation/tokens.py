@@ -21,8 +21,10 @@ __all__ = [
     "KINDS",
     "Token",
     "bad_escape",
+    "boundary_regexes",
     "comment_text",
     "located_tokens",
+    "result_regex",
     "tag_parts",
     "token_regex",
     "tokens",
@@ -58,6 +60,44 @@ def token_regex() -> re.Pattern[str]:
     terminals = patterns()
     alternatives = "|".join(f"(?P<{name}>{terminals[name]})" for name in KINDS[:-1])
     return re.compile(f"(?:{terminals['WS']})?(?:{alternatives}|(?P<UNFIT>.))", re.S)
+
+
+@cache
+def result_regex() -> re.Pattern[str]:
+    """The grammar's RESULT terminal alone: ``fullmatch`` says whether a word is a result
+    token (``won``, ``lost`` in any case, ``*``)."""
+    return re.compile(patterns()["RESULT"])
+
+
+@cache
+def boundary_regexes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What the splitter (:mod:`sunlog.notation.reader`) reads of a line to find where games
+    begin and end: a lexeme (named group ``ws``, ``brace``, ``semi``, ``tag`` or ``word``),
+    and a line that is one closed tag alone.
+
+    The comments and a tag's value are the grammar's own terminals. Where one is broken,
+    the splitter reads it as far as it could reach, so that what it holds (a ``[`` or a
+    ``won``) neither begins nor ends a game: a ``{`` never closed runs on past the line
+    (``brace`` without its ``}``), a tag to its ``]`` or its line's end, and a quoted
+    value never closed to its line's end. A tag's name is not checked here: whatever
+    stands between ``[`` and ``]`` is a tag to the splitter, Lark's to explain.
+    """
+    terminals = patterns()
+    value = terminals["TAG_VALUE"]
+    lexeme = re.compile(
+        "|".join(
+            (
+                r"(?P<ws>\s+)",
+                rf"(?P<brace>{terminals['BRACE_COMMENT']}|\{{.*)",
+                rf"(?P<semi>{terminals['LINE_COMMENT']})",
+                rf'(?P<tag>\[(?:{value}|"[^\n]*|[^\]"\n])*\]?)',
+                r"(?P<word>[^\s{;\[]+)",
+            )
+        )
+    )
+    # Its runs taken possessively, which reads the same (nothing after them can fail).
+    tag_line = re.compile(rf'[ \t]*\[(?:[^\]"\n]++|{value})*+\][ \t]*\n?')
+    return lexeme, tag_line
 
 
 #: A token as the reader's state machine takes it: its kind (its place in :data:`KINDS`,
