@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import re
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,7 @@ from sunlog import cli
 from sunlog.notation import read_games
 from sunlog.notation.errors import LogSyntaxError
 from sunlog.notation.replay import replay
+from sunlog.notation.terminals import patterns
 
 ROOT = Path(__file__).resolve().parent.parent
 WON = ROOT / "samples" / "won-sun.sun"
@@ -185,7 +187,9 @@ def test_a_line_of_unclosed_braces_is_read_at_once(head: str, tmp_path: Path) ->
 
 @given(st.text(alphabet="{};\n\r a", max_size=16))
 def test_the_splitters_comment_blanking_is_its_regex(line: str) -> None:
-    assert notation._without_comments(line) == notation._COMMENT.sub(" ", line)
+    terminals = patterns()  # the grammar's comments, closed
+    comments = re.compile(f"{terminals['BRACE_COMMENT']}|{terminals['LINE_COMMENT']}")
+    assert notation._without_comments(line) == comments.sub(" ", line)
 
 
 # ------------------------------------------------------------------ not UTF-8

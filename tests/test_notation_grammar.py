@@ -24,6 +24,7 @@ from sunlog.notation.errors import LogSyntaxError
 from sunlog.notation.game import Game
 from sunlog.notation.replay import replay
 from sunlog.notation.syntax import CARD_SHAPE, lark_parser
+from sunlog.notation.tokens import boundary_regexes
 
 DATA = Path(__file__).parent / "data"
 HEAD = '[Deal "1"]\n'
@@ -469,7 +470,8 @@ def test_the_splitters_shortcuts_split_as_its_token_by_token_reading(text: str) 
     fast = chunks(text)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(notation, "_line_kind", lambda line: notation._BOUNDARY)
-        patch.setattr(notation, "_TAG_LINE", re.compile("(?!)"))
+        lexemes, _ = boundary_regexes()
+        patch.setattr(notation, "boundary_regexes", lambda: (lexemes, re.compile("(?!)")))
         assert chunks(text, lines=True) == fast
 
 

@@ -20,7 +20,7 @@ from sunlog.notation.errors import LogError, LogErrorCode, LogSyntaxError
 from sunlog.notation.game import Game, Tag
 from sunlog.notation.scanner import Unfit, read_tokens
 from sunlog.notation.sinks import GameSink, TagSink
-from sunlog.notation.tokens import located_tokens
+from sunlog.notation.tokens import boundary_regexes, located_tokens, result_regex
 
 __all__ = [
     "GameText",
@@ -38,8 +38,6 @@ MAX_GAME_CHARS = 1024 * 1024
 #: A line longer than this (in characters) is refused before it is read whole.
 MAX_LINE_CHARS = 256 * 1024
 
-_RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")  # closed brace comments and line comments
 _COMMENT_START = re.compile(r"[{;]")  # where each may begin (see _without_comments)
 _LINE_COMMENT_START = re.compile(";")
 # Lines without these cannot end or begin a game, nor hold a comment (what _line_kind
@@ -49,20 +47,6 @@ _SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
 _RESULT_IN_LINE = re.compile(r"won|lost", re.IGNORECASE)
 # What a file that is not UTF-8 decodes to with errors="surrogateescape" (and lone halves).
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# The chunker's view of the text: only what decides where games begin and end.
-_LEXEME = re.compile(
-    r"""(?P<ws>\s+)
-      | (?P<brace>\{[^}]*\}?)
-      | (?P<semi>;[^\n]*)
-      | (?P<tag>\[(?:"(?:[^"\\\n]|\\.)*"?|[^\]"\n])*\]?)
-      | (?P<word>[^\s{;\[]+)""",
-    re.VERBOSE,
-)
-
-# A line that is one whole tag, as _LEXEME reads it (its runs taken possessively, which
-# reads the same: nothing after them can fail), with a closing quote and bracket.
-_TAG_LINE = re.compile(r'[ \t]*\[(?:[^\]"\n]++|"(?:[^"\\\n]++|\\.)*+")*+\][ \t]*\n?')
-
 # ------------------------------------------------------------------ splitting
 
 
@@ -91,7 +75,8 @@ class _Chunk:
 
 
 def _without_comments(line: str) -> str:
-    """``_COMMENT.sub(" ", line)`` in one pass over the line.
+    """The line with each closed comment (the grammar's BRACE_COMMENT and LINE_COMMENT)
+    made one space, in one pass over the line.
 
     The regex tries every ``{`` of a line that never closes it, each to the line's end: on
     a line of many ``{`` it took seconds. Here the first such ``{`` ends the brace search.
@@ -118,7 +103,16 @@ def _without_comments(line: str) -> str:
 
 
 def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
-    """Split a stream into game texts (SPEC 5.3), reading it in the pieces of :func:`_pieces`."""
+    """Split a stream into game texts (SPEC 5.3), reading it in the pieces of :func:`_pieces`.
+
+    A line that may begin or end a game is read in the lexemes of
+    :func:`~sunlog.notation.tokens.boundary_regexes` (the grammar's comments and tag
+    values, broken ones read as far as they reach); a word that is the grammar's RESULT
+    ends a game, a tag after a move begins the next one.
+    """
+    lexemes, tag_line = boundary_regexes()
+    is_tag_line = tag_line.fullmatch
+    is_result = result_regex().fullmatch
     chunk = _Chunk(1, 1)
     has_tags = False
     in_brace = False
@@ -148,7 +142,7 @@ def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
                     kind = _COMMENTS if "{" in line or ";" in line else _MOVES
                 else:
                     kind = _line_kind(line)
-                    if kind == _BOUNDARY and not chunk.has_moves and _TAG_LINE.fullmatch(line):
+                    if kind == _BOUNDARY and not chunk.has_moves and is_tag_line(line):
                         has_tags = True  # a tag alone on its line, before any move
                         chunk.add(line)
                         _check_size(chunk)
@@ -181,7 +175,7 @@ def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
                     continue
             start = 0
             while pos < n:
-                m = _LEXEME.match(line, pos)
+                m = lexemes.match(line, pos)
                 assert m is not None
                 lexeme = m.lastgroup
                 end = m.end()
@@ -196,7 +190,7 @@ def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
                 elif lexeme == "tag":
                     has_tags = True
                 elif lexeme == "word":
-                    if _RESULT_WORD.fullmatch(m.group()):
+                    if is_result(m.group()):
                         chunk.add(line[start:end])
                         chunk.has_moves = True
                         _check_size(chunk)

@@ -72,6 +72,7 @@ class Sink(Protocol):
 _STAGE = {_DEAL: MoveKind.DEAL, _WIND: MoveKind.WIND, _OPEN: MoveKind.OPEN}
 _STAGE[_GATHER] = MoveKind.GATHER
 _COMMENTS = frozenset((_BRACE_COMMENT, _LINE_COMMENT))
+_NUMBER_CHARS = MAX_DIGITS + 1  # a move number's digits and its dot (more: Lark explains)
 
 
 _Tell = Callable[[Move, "str | None", "int | None", int], None]
@@ -125,9 +126,10 @@ def _read(tokens: Iterable[Token], sink: Sink) -> None:
             part = True
             continue
         if kind == _RAY_NUMBER:
-            if ray != -1 or stage is None:
-                raise Unfit
-            ray = int(_digits(token))
+            if ray != -1 or stage is None or len(token) > MAX_DIGITS:
+                raise Unfit  # no open or gather takes it, or too long for Lark to explain
+            _close(stage, cards, int(token), stage_number, stage_start, tell)  # complete
+            stage = ray = None
             part = True
             continue
         if kind == _ANNOTATION:
@@ -153,9 +155,9 @@ def _read(tokens: Iterable[Token], sink: Sink) -> None:
                 cards = []
             number, part = None, True
         elif kind == _MOVE_NUMBER:
-            if number is not None:
+            if number is not None or len(token) > _NUMBER_CHARS:
                 raise Unfit
-            number = int(_digits(token[:-1]))
+            number = int(token[:-1])
         elif kind in _COMMENTS:
             if number is not None:
                 raise Unfit
@@ -186,13 +188,6 @@ def _read(tokens: Iterable[Token], sink: Sink) -> None:
         raise Unfit
     if headers:
         sink.end_headers()
-
-
-def _digits(text: str) -> str:
-    """A number's digits; too many for a move is Lark's to explain."""
-    if len(text) > MAX_DIGITS:
-        raise Unfit
-    return text
 
 
 # The stage actions a log writes over and over, made once: (move, its text).

@@ -33,11 +33,16 @@ from sunlog.notation.errors import (
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
 from sunlog.notation.terminals import SPACES, patterns
-from sunlog.notation.tokens import bad_escape, comment_text, tag_parts, tokens, unescape
+from sunlog.notation.tokens import (
+    bad_escape,
+    comment_text,
+    result_regex,
+    tag_parts,
+    tokens,
+    unescape,
+)
 
 __all__ = ["lark_parser", "parse_game"]
-
-_RESULT_WORD = re.compile(r"(?:won|lost|\*)", re.IGNORECASE)
 
 
 class _Build(Transformer[Token, Any]):
@@ -651,7 +656,7 @@ def _diagnose(
             _SYNTAX,
             False,
         )
-    if _RESULT_WORD.fullmatch(word):
+    if result_regex().fullmatch(word):
         return f"a result token ends a game; it cannot follow {previous!r}", _SYNTAX, False
     if re.fullmatch(r"\d+[.)]?", word) and not word.isascii():  # ١. ３.: digits of a script
         return f"a move number is written in the digits 0 to 9, found {found}", _SYNTAX, True
@@ -784,7 +789,7 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> tuple[str, Log
         return repaired, _SYNTAX
     ends = (  # nothing of the move follows: the game ends, or the next move begins
         not next_word
-        or _RESULT_WORD.fullmatch(next_word)
+        or result_regex().fullmatch(next_word)
         or _CARD_MOVE_WORD.fullmatch(next_word)
         or next_word.lower() in ("deal", "open", "gather", "wind")
     )

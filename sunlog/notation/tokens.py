@@ -21,8 +21,10 @@ __all__ = [
     "KINDS",
     "Token",
     "bad_escape",
+    "boundary_regexes",
     "comment_text",
     "located_tokens",
+    "result_regex",
     "tag_parts",
     "token_regex",
     "tokens",
@@ -60,6 +62,44 @@ def token_regex() -> re.Pattern[str]:
     return re.compile(f"(?:{terminals['WS']})?(?:{alternatives}|(?P<UNFIT>.))", re.S)
 
 
+@cache
+def result_regex() -> re.Pattern[str]:
+    """The grammar's RESULT terminal alone: ``fullmatch`` says whether a word is a result
+    token (``won``, ``lost`` in any case, ``*``)."""
+    return re.compile(patterns()["RESULT"])
+
+
+@cache
+def boundary_regexes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What the splitter (:mod:`sunlog.notation.reader`) reads of a line to find where games
+    begin and end: a lexeme (named group ``ws``, ``brace``, ``semi``, ``tag`` or ``word``),
+    and a line that is one closed tag alone.
+
+    The comments and a tag's value are the grammar's own terminals. Where one is broken,
+    the splitter reads it as far as it could reach, so that what it holds (a ``[`` or a
+    ``won``) neither begins nor ends a game: a ``{`` never closed runs on past the line
+    (``brace`` without its ``}``), a tag to its ``]`` or its line's end, and a quoted
+    value never closed to its line's end. A tag's name is not checked here: whatever
+    stands between ``[`` and ``]`` is a tag to the splitter, Lark's to explain.
+    """
+    terminals = patterns()
+    value = terminals["TAG_VALUE"]
+    lexeme = re.compile(
+        "|".join(
+            (
+                r"(?P<ws>\s+)",
+                rf"(?P<brace>{terminals['BRACE_COMMENT']}|\{{.*)",
+                rf"(?P<semi>{terminals['LINE_COMMENT']})",
+                rf'(?P<tag>\[(?:{value}|"[^\n]*|[^\]"\n])*\]?)',
+                r"(?P<word>[^\s{;\[]+)",
+            )
+        )
+    )
+    # Its runs taken possessively, which reads the same (nothing after them can fail).
+    tag_line = re.compile(rf'[ \t]*\[(?:[^\]"\n]++|{value})*+\][ \t]*\n?')
+    return lexeme, tag_line
+
+
 #: A token as the reader's state machine takes it: its kind (its place in :data:`KINDS`,
 #: from 1), its text, whether it is joined to the token before it (no white space
 #: between), and its offset in the game's text (0 where :func:`word_tokens` leaves it out).
@@ -82,7 +122,8 @@ def word_tokens(text: str) -> list[Token] | None:
     """The tokens of a game's text without their offsets, read a word at a time: what
     each word reads as is kept (:data:`_WORDS`), and a log repeats its words. ``None``
     where white space the grammar does not take stands between words (str.split() would
-    take it): :func:`located_tokens` then finds it.
+    take it): :func:`located_tokens` then finds it. (Most texts hold none anywhere, which
+    one search tells.)
 
     No token but a tag or a comment holds white space, and each begins with ``[``, ``{``
     or ``;``: so the text between those characters reads word by word as it reads whole
@@ -90,6 +131,7 @@ def word_tokens(text: str) -> list[Token] | None:
     without a space), and each tag or comment is matched where it begins, as in
     :func:`located_tokens`.
     """
+    odd = _ODD_SPACE.search(text) is not None  # then each stretch is looked at for it
     found: list[Token] = []
     regex = token_regex()
     pos, n = 0, len(text.rstrip(SPACES))  # as located_tokens: the end's white space is none
@@ -98,7 +140,7 @@ def word_tokens(text: str) -> list[Token] | None:
         stop = n if special is None else special.start()
         stretch = text[pos:stop]
         words = stretch.split()
-        if sum(map(len, words)) + sum(map(stretch.count, SPACES)) != len(stretch):
+        if odd and sum(map(len, words)) + sum(map(stretch.count, SPACES)) != len(stretch):
             return None  # odd white space: str.split() took it, the grammar does not
         first = len(found)
         found += chain.from_iterable(map(_WORDS.__getitem__, words))
@@ -140,7 +182,9 @@ class _Words(dict[str, tuple[Token, ...]]):
 
 
 _MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
-_MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
+# White space that str.split() takes and the grammar's WS does not (\v, \x1c-\x1f, the
+# no-break space...): re's \s is str.isspace(), as str.split()'s is.
+_ODD_SPACE = re.compile(f"[^\\S{re.escape(SPACES)}]")
 # What begins a tag or a comment: the only tokens that may hold white space.
 _SPECIAL = re.compile(r"[\[{;]")
 _WORDS = _Words()
