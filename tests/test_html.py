@@ -2,14 +2,16 @@
 
 The Chromium tests load the page from a file, press keys or click through the URL
 fragment (``#press=next,next``, ``#click=btn-last,move-3``, ``#at=N``), read the DOM after
-the scripts ran, and compare the drawn cards and the ``#state`` object with
-``Board.to_json()``. They skip only when ``/usr/bin/chromium`` is missing
-(``.ci/install-chromium`` installs it). Screenshots go to ``tests/artifacts/``.
+the scripts ran, and compare the drawn cards with ``Board.to_json()`` and the picture shown
+with ``board_svg``. Without ``/usr/bin/chromium`` they skip, except under CI (``CI=true``),
+where a missing browser fails them (``.ci/install-chromium`` installs it). Screenshots go
+to ``tests/artifacts/``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -33,7 +35,7 @@ from test_svg import (
 from sunlog.engine.board import Board
 from sunlog.engine.errors import IllegalMoveError
 from sunlog.engine.moves import Move, MoveKind
-from sunlog.views.html import CSP, MoveEntry, game_html, replay_frames
+from sunlog.views.html import CSP, MoveEntry, game_html, replay_frames, step_parts
 from sunlog.views.svg import board_svg
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -41,13 +43,15 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 _TEST = TypeVar("_TEST", bound=Callable[..., None])
 
 
+#: Under CI the browser tests are required: a missing Chromium fails them.
+REQUIRED = os.environ.get("CI", "").lower() == "true"
+_MISSING = "Debian's chromium is not installed at /usr/bin/chromium (run .ci/install-chromium)"
+
+
 def needs_chromium(test: _TEST) -> _TEST:
-    """A test that drives headless Chromium: skipped without it, and in the slow lane (the
-    module's batch of browser runs takes a minute when the machine is busy)."""
-    skip = pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's chromium is not installed at /usr/bin/chromium (run .ci/install-chromium)",
-    )
+    """A test that drives headless Chromium: skipped without it (failed under CI), and in
+    the slow lane (the module's batch of browser runs takes a minute on a busy machine)."""
+    skip = pytest.mark.skipif(not CHROMIUM.exists() and not REQUIRED, reason=_MISSING)
     marked: _TEST = pytest.mark.slow(skip(test))
     return marked
 
@@ -71,6 +75,7 @@ FLAGS = (
 _STATE = re.compile(r'<script type="application/json" id="state">(.*?)</script>', re.S)
 _DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
 _HARNESS = re.compile(r'<script type="application/json" id="harness">(.*?)</script>', re.S)
+_WRAP = re.compile(r'<script type="application/json" id="wrap">(.*?)</script>', re.S)
 
 
 def entries(moves: Sequence[Move]) -> list[MoveEntry]:
@@ -100,19 +105,35 @@ def game_data(page: str) -> dict[str, Any]:
 # ------------------------------------------------------------- without a browser
 
 
-def test_page_embeds_the_engine_position_of_every_step() -> None:
+def pictures(page: str) -> list[str]:
+    """The picture of every step, as the page's script joins it from the page's data."""
+    data = game_data(page)
+    steps = data["steps"]
+    return ["".join(data["pieces"][i] for i in step_parts(steps, n)) for n in range(len(steps))]
+
+
+def test_page_holds_board_svg_of_every_step() -> None:
+    """The page carries ``board_svg``'s own picture of each position (the move that led to
+    it marked), on one canvas per phase of the game; each piece of SVG is stored once."""
     for variant in VARIANTS:
         board, moves = game(variant)
-        data = game_data(game_html(board, entries(moves)))
-        assert data["positions"] == positions(board, moves)
-        assert [m["mark"]["text"] for m in data["moves"]] == canonical_texts(board, moves)
-        frames, frame_of = replay_frames(data["positions"])
-        assert data["frames"] == [frame.to_json() for frame in frames]
-        assert data["frame_of"] == frame_of
-        stages = [pos["stage"] for pos in data["positions"]]
+        page = game_html(board, entries(moves))
+        every = positions(board, moves)
+        texts = canonical_texts(board, moves)
+        frames, frame_of = replay_frames(every)
+        want = [
+            board_svg(pos, last_move=texts[n - 1] if n else None, frame=frames[frame_of[n]])
+            for n, pos in enumerate(every)
+        ]
+        assert pictures(page) == want
+        pieces = game_data(page)["pieces"]
+        assert len(set(pieces)) == len(pieces)
+        stages = [pos["stage"] for pos in every]
         assert len(frames) == 3 and frame_of == sorted(frame_of)
         assert {stages[n] for n in range(len(stages)) if frame_of[n] == 2} == {"wind"}
         assert {stages[n] for n in range(len(stages)) if frame_of[n] == 1} == {3}
+        # The page is smaller than its pictures: a step stores only what its move changed.
+        assert len(page) < sum(map(len, want)) / 5
 
 
 def test_page_is_self_contained_and_forbids_fetching() -> None:
@@ -164,7 +185,9 @@ def test_an_annotation_left_on_the_text_is_not_shown_twice() -> None:
     items: list[MoveEntry] = [("deal", "deal", None, ()), ("r1:AC>A", "r1:AC>A!?", "!?", ())]
     page = game_html(board, items)
     assert '>r1:AC&gt;A<span class="annotation" title="an interesting move">!?</span>' in page
-    assert game_data(page)["moves"][1]["text"] == "r1:AC>A!?"
+    assert "r1:AC&gt;A!?" not in page
+    # What the comment line shows for the move: label, then the annotation, once.
+    assert game_data(page)["moves"][1] == {"label": "r1:AC>A", "annotation": "!?", "comments": []}
 
 
 def test_moves_may_be_notation_or_move_values_and_the_board_is_left_alone() -> None:
@@ -282,7 +305,7 @@ function record() {
       g.getAttribute('data-card')];
   });
   var s = JSON.parse(state.textContent);
-  out.push({ply: s.ply, position: s.position, svg: s.svg, cards: cards});
+  out.push({ply: s.ply, move_count: s.move_count, svg: s.svg, cards: cards});
 }
 document.getElementById('btn-first').click(); record();
 for (var i = 0; i < %d; i++) { document.getElementById('btn-next').click(); record(); }
@@ -307,6 +330,20 @@ css.href = 'http://127.0.0.1:9/z.css'; document.head.appendChild(css);
 })();</script>"""
 
 
+#: Narrows the move list so that it wraps, then says where each move number and its move
+#: were laid out: [number's text, number's middle y, move's middle y], and the line height.
+WRAP = """<script>(function () {
+document.getElementById('moves').style.width = '150px';
+var out = [].map.call(document.querySelectorAll('#moves .num'), function (num) {
+  var a = num.getBoundingClientRect(), b = num.nextElementSibling.getBoundingClientRect();
+  return [num.textContent, (a.top + a.bottom) / 2, (b.top + b.bottom) / 2];
+});
+var el = document.createElement('script'); el.type = 'application/json'; el.id = 'wrap';
+el.textContent = JSON.stringify(out);
+document.body.appendChild(el);
+})();</script>"""
+
+
 def big_deal_game() -> tuple[Board, list[MoveEntry]]:
     """The largest deal number, past what a JavaScript number holds exactly."""
     board = Board("sun-2", deal=2**64 - 1)
@@ -323,7 +360,9 @@ def big_deal_game() -> tuple[Board, list[MoveEntry]]:
 def browser(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Every Chromium run of this module, two at a time: job name -> dumped DOM."""
     if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+        if REQUIRED:
+            pytest.fail(f"CI=true and {_MISSING}")
+        pytest.skip(_MISSING)
     folder = tmp_path_factory.mktemp("pages")
     ARTIFACTS.mkdir(exist_ok=True)
     jobs: dict[str, tuple[str, ...]] = {}
@@ -346,6 +385,8 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     jobs["big"] = (f"{big}#press=last", "--dump-dom")
     for i, (fragment, _ply) in enumerate(NAVIGATION):
         jobs[f"nav-{i}"] = (f"{spec}#{fragment}", "--dump-dom")
+    wrap = spec_page()[2].replace("</body>", WRAP + "</body>")
+    jobs["wrap"] = (write("wrap.html", wrap), "--dump-dom")
     probe = spec_page()[2].replace("</body>", PROBE + "</body>")
     jobs["probe"] = (write("probe.html", probe), "--virtual-time-budget=3000", "--dump-dom")
     sun3 = folder.joinpath("sun-3.html").as_uri()
@@ -369,8 +410,7 @@ def test_pressing_next_n_times_shows_the_engine_position(
     pos = positions(board, moves)[n]
     assert pos["clouds"], "the sample position should show clouds"
     reader, state = read_page(browser[f"press-{variant}"])
-    assert state["ply"] == n
-    assert state["position"] == pos
+    assert state["ply"] == n and state["move_count"] == n
     assert drawn(reader) == expected_piles(pos)
     assert reader.stock["data-count"] == str(len(pos["stock"]))
     assert reader.current == [f"move-{n}"]
@@ -381,9 +421,8 @@ def test_pressing_next_n_times_shows_the_engine_position(
 def test_every_step_shows_the_engine_position_drawn_like_board_svg(
     variant: str, browser: dict[str, str]
 ) -> None:
-    """Clicking through the whole game: each step shows ``to_json()`` after that many moves,
-    its cards are where the position has them, and the picture is ``board_svg``'s, byte for
-    byte."""
+    """Clicking through the whole game: each step shows the cards where ``to_json()`` after
+    that many moves has them, and the picture is ``board_svg``'s, byte for byte."""
     board, moves = game(variant)
     every = positions(board, moves)
     texts = canonical_texts(board, moves)
@@ -393,7 +432,7 @@ def test_every_step_shows_the_engine_position_drawn_like_board_svg(
     assert [step["ply"] for step in steps] == list(range(len(every)))
     frames, frame_of = replay_frames(every)
     for n, (step, pos) in enumerate(zip(steps, every, strict=True)):
-        assert step["position"] == pos, f"after {n} moves"
+        assert step["move_count"] == n, f"after {n} moves"
         piles: dict[str, dict[int, str]] = {}
         for pile, index, card in step["cards"]:
             piles.setdefault(pile, {})[index] = card
@@ -407,14 +446,16 @@ def test_every_step_shows_the_engine_position_drawn_like_board_svg(
 @needs_chromium
 def test_buttons_keys_and_the_move_list_navigate(browser: dict[str, str]) -> None:
     board = Board("sun", deal=20261129)
-    every = [board.to_json()]
-    for text in spec_moves():
-        board.push(Move.parse(text))
-        every.append(board.to_json())
+    moves = [Move.parse(text) for text in spec_moves()]
+    every = positions(board, moves)
+    texts = canonical_texts(board, moves)
+    frames, frame_of = replay_frames(every)
     for i, (fragment, ply) in enumerate(NAVIGATION):
         reader, state = read_page(browser[f"nav-{i}"])
         assert state["ply"] == ply, fragment
-        assert state["position"] == every[ply], fragment
+        last = texts[ply - 1] if ply else None
+        assert state["svg"] == board_svg(every[ply], last_move=last, frame=frames[frame_of[ply]])
+        assert drawn(reader) == expected_piles(every[ply]), fragment
         assert reader.current == [f"move-{ply}"], fragment
         for name in ("first", "prev", "next", "last", "zoom"):
             assert f"btn-{name}" in reader.buttons
@@ -426,13 +467,25 @@ def test_buttons_keys_and_the_move_list_navigate(browser: dict[str, str]) -> Non
 
 
 @needs_chromium
+def test_a_move_number_stays_on_the_line_of_its_move(browser: dict[str, str]) -> None:
+    """In a narrow move list the lines wrap, but never between ``12.`` and its move."""
+    m = _WRAP.search(browser["wrap"])
+    assert m, "the wrap probe did not run"
+    laid = json.loads(m.group(1))
+    assert [text for text, _num, _move in laid] == [f"{n}." for n in range(1, 42)]
+    parted = [text for text, num, move in laid if abs(num - move) > 3]
+    assert parted == []
+    # The list did wrap: more rows than the 13 lines the log's stage moves start.
+    assert len({round(num) for _text, num, _move in laid}) > 20
+
+
+@needs_chromium
 def test_deal_numbers_beyond_javascript_precision_are_kept_exact(browser: dict[str, str]) -> None:
     board, items = big_deal_game()
     every = positions(board, [Move.parse(str(item[0])) for item in items])
     _reader, state = read_page(browser["big"])
     assert state["ply"] == len(items)
-    assert state["position"] == every[-1]
-    assert state["position"]["deal"] == 2**64 - 1
+    assert every[-1]["deal"] == 2**64 - 1
     frames, frame_of = replay_frames(every)
     want = board_svg(every[-1], last_move="deal", frame=frames[frame_of[-1]])
     assert state["svg"] == want

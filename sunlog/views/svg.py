@@ -5,8 +5,8 @@ each ray's cards from inner to outer, the outer card whole; the aces and kings r
 on the sun; clouds and the wind row stand beside it, the stock in the corner. Suits are
 drawn as paths, so the picture needs no font beyond a plain sans-serif for the ranks.
 
-The layout is plain arithmetic on a few constants (:func:`geometry`), so that the replay
-page of :mod:`sunlog.views.html` can draw the same picture, byte for byte, in the browser.
+The picture is made here only: the replay page of :mod:`sunlog.views.html` shows the
+pieces of :func:`svg_parts` for each step, so it draws nothing of its own.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape
 from sunlog.engine.board import Board
 from sunlog.engine.moves import Move
 
-__all__ = ["Frame", "board_svg", "frame_for", "geometry", "last_move_mark"]
+__all__ = ["Frame", "board_svg", "frame_for", "last_move_mark", "svg_parts"]
 
 # ------------------------------------------------------------------ geometry
 
@@ -95,35 +95,6 @@ def ray_step(ray: int, length: int) -> tuple[float, str]:
 RAY_TABLE = _ray_table()
 
 
-def geometry() -> dict[str, Any]:
-    """The constants of the layout, JSON-ready, for the replay page's script."""
-    return {
-        "card_w": CARD_W,
-        "card_h": CARD_H,
-        "ray_step": RAY_STEP,
-        "ray_reach": RAY_REACH,
-        "inline_h": INLINE_H,
-        "stack_w": STACK_W,
-        "row_step": ROW_STEP,
-        "row_max": ROW_MAX,
-        "sun_r": SUN_R,
-        "header_h": HEADER_H,
-        "margin": MARGIN,
-        "panel_label_w": PANEL_LABEL_W,
-        "row_pitch": ROW_PITCH,
-        "empty_pitch": EMPTY_PITCH,
-        "wind_gap": WIND_GAP,
-        "found_gap_x": FOUND_GAP_X,
-        "found_gap_y": FOUND_GAP_Y,
-        "found_shift": FOUND_SHIFT,
-        "rays": [list(row) for row in RAY_TABLE],
-        "style": _STYLE,
-        "defs": _DEFS,
-        "stage_names": {str(k): v for k, v in _STAGE_NAMES.items()},
-        "variant_names": _VARIANT_NAMES,
-    }
-
-
 @dataclass(frozen=True)
 class Frame:
     """The canvas of a picture; a game's pictures share one so replaying does not jump.
@@ -141,19 +112,6 @@ class Frame:
     panel: bool
     panel_x: int
     panel_y: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The frame as a JSON object for the replay page."""
-        return {
-            "width": self.width,
-            "height": self.height,
-            "cx": self.cx,
-            "cy": self.cy,
-            "ray_lens": list(self.ray_lens),
-            "panel": self.panel,
-            "panel_x": self.panel_x,
-            "panel_y": self.panel_y,
-        }
 
 
 def frame_for(positions: Iterable[Mapping[str, Any]]) -> Frame:
@@ -273,6 +231,19 @@ def board_svg(
     """
     if size is not None and not (0 < size < math.inf):
         raise ValueError(f"the size must be a positive number of pixels, not {size!r}")
+    return "".join(svg_parts(board_or_position_json, last_move=last_move, size=size, frame=frame))
+
+
+def svg_parts(
+    board_or_position_json: Board | Mapping[str, Any],
+    *,
+    last_move: Move | str | None = None,
+    size: float | None = None,
+    frame: Frame | None = None,
+) -> list[str]:
+    """:func:`board_svg` as the pieces it is joined from: one per thing drawn (the style,
+    the definitions, each card, each label, …), so that pictures of one game can share
+    the pieces they have in common (the replay page stores each piece once)."""
     if isinstance(board_or_position_json, Board):
         pos: Mapping[str, Any] = board_or_position_json.to_json()
     else:
@@ -283,7 +254,7 @@ def board_svg(
 
 
 def _n(x: float) -> str:
-    """A coordinate rounded to a tenth, written the same way by the page's script."""
+    """A coordinate rounded to a tenth (whole numbers without a point)."""
     k = math.floor(x * 10 + 0.5)
     sign = "-" if k < 0 else ""
     k = abs(k)
@@ -364,7 +335,7 @@ _STYLE = (
 
 
 class _Painter:
-    """Draws one position into a list of SVG fragments (mirrored by the page's script)."""
+    """Draws one position into a list of SVG pieces, one per thing drawn."""
 
     def __init__(
         self,
@@ -381,7 +352,7 @@ class _Painter:
         #: Where each pile's cards were drawn: pile name -> [(x, y, card)].
         self.placed: dict[str, list[tuple[float, float, str]]] = {}
 
-    def paint(self) -> str:
+    def paint(self) -> list[str]:
         pos, frame, out = self.pos, self.frame, self.out
         width, height = frame.width, frame.height
         size = ""
@@ -406,7 +377,7 @@ class _Painter:
         self.panel()
         self.last_move()
         out.append("</svg>")
-        return "".join(out)
+        return out
 
     # ------------------------------------------------------------ text parts
 
@@ -452,27 +423,27 @@ class _Painter:
 
         ``f``: the whole face; ``b``/``t``: a one-line label in the bottom/top strip;
         ``l``/``r``: a two-line label in the left/right strip; ``h``: hidden below others.
+        Two pieces: where the card lies, then its face (the same wherever it lies).
         """
         rank, suit = _rank_suit(card)
         color = _color(suit)
-        out = self.out
-        out.append(
+        self.out.append(
             f'<g class="card" data-card="{_esc(card)}" data-pile="{pile}" '
             f'data-index="{index}" transform="translate({_n(x)} {_n(y)})">'
-            f'<rect class="face" width="{CARD_W}" height="{CARD_H}" rx="5"/>'
         )
+        face = [f'<rect class="face" width="{CARD_W}" height="{CARD_H}" rx="5"/>']
         fit = ' textLength="15" lengthAdjust="spacingAndGlyphs"' if rank == "10" else ""
         if mode in ("f", "l"):
-            out.append(self.index_mark(rank, suit, color, fit))
+            face.append(self.index_mark(rank, suit, color, fit))
         if mode == "f":
-            out.append(
+            face.append(
                 f'<use href="#sunlog-{suit}" class="{color}" x="{_n(CARD_W / 2 - 14)}" '
                 f'y="{_n(CARD_H / 2 - 10)}" width="28" height="28"/>'
                 f'<g transform="rotate(180 {_n(CARD_W / 2)} {_n(CARD_H / 2)})">'
                 f"{self.index_mark(rank, suit, color, fit)}</g>"
             )
         elif mode == "r":
-            out.append(
+            face.append(
                 f'<text class="rank {color}" x="{CARD_W - 3}" y="16" text-anchor="end"{fit}>'
                 f"{rank}</text>"
                 f'<use href="#sunlog-{suit}" class="{color}" x="{CARD_W - 15}" y="20" '
@@ -480,13 +451,14 @@ class _Painter:
             )
         elif mode in ("b", "t"):
             base = CARD_H - 4 if mode == "b" else 15
-            out.append(
+            face.append(
                 f'<text class="rank {color}" x="21" y="{base}" text-anchor="end"{fit}>'
                 f"{rank}</text>"
                 f'<use href="#sunlog-{suit}" class="{color}" x="23" y="{base - 11}" '
                 f'width="11" height="11"/>'
             )
-        out.append("</g>")
+        face.append("</g>")
+        self.out.append("".join(face))
         self.placed.setdefault(pile, []).append((x, y, card))
 
     @staticmethod
