@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
@@ -43,15 +43,22 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 _TEST = TypeVar("_TEST", bound=Callable[..., None])
 
 
-#: Under CI the browser tests are required: a missing Chromium fails them.
-REQUIRED = os.environ.get("CI", "").lower() == "true"
-_MISSING = "Debian's chromium is not installed at /usr/bin/chromium (run .ci/install-chromium)"
+_MISSING = "Debian's chromium is not installed at {} (run .ci/install-chromium)"
+
+
+def without_chromium(path: Path, env: Mapping[str, str]) -> str | None:
+    """What the browser tests do when Chromium is not at ``path``: None (it is there),
+    "skip", or "fail" under CI (``CI=true``), where they are required."""
+    if path.exists():
+        return None
+    return "fail" if env.get("CI", "").lower() == "true" else "skip"
 
 
 def needs_chromium(test: _TEST) -> _TEST:
     """A test that drives headless Chromium: skipped without it (failed under CI), and in
     the slow lane (the module's batch of browser runs takes a minute on a busy machine)."""
-    skip = pytest.mark.skipif(not CHROMIUM.exists() and not REQUIRED, reason=_MISSING)
+    verdict = without_chromium(CHROMIUM, os.environ)
+    skip = pytest.mark.skipif(verdict == "skip", reason=_MISSING.format(CHROMIUM))
     marked: _TEST = pytest.mark.slow(skip(test))
     return marked
 
@@ -359,10 +366,11 @@ def big_deal_game() -> tuple[Board, list[MoveEntry]]:
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Every Chromium run of this module, two at a time: job name -> dumped DOM."""
-    if not CHROMIUM.exists():
-        if REQUIRED:
-            pytest.fail(f"CI=true and {_MISSING}")
-        pytest.skip(_MISSING)
+    verdict = without_chromium(CHROMIUM, os.environ)
+    if verdict == "fail":
+        pytest.fail(f"CI=true and {_MISSING.format(CHROMIUM)}")
+    if verdict == "skip":
+        pytest.skip(_MISSING.format(CHROMIUM))
     folder = tmp_path_factory.mktemp("pages")
     ARTIFACTS.mkdir(exist_ok=True)
     jobs: dict[str, tuple[str, ...]] = {}
@@ -512,11 +520,27 @@ def test_screenshot_of_the_replay(name: str, browser: dict[str, str]) -> None:
     assert len(data) > 30_000, "the screenshot looks blank"
 
 
+def test_browser_tests_are_required_under_ci(tmp_path: Path) -> None:
+    """Without Chromium the browser tests skip on a developer's machine, and fail under CI."""
+    missing = tmp_path / "chromium"
+    assert without_chromium(missing, {}) == "skip"
+    assert without_chromium(missing, {"CI": "false"}) == "skip"
+    assert without_chromium(missing, {"CI": "true"}) == "fail"
+    missing.write_text("")
+    assert without_chromium(missing, {"CI": "true"}) is None
+    run = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+    installing = run[run.index("bash .ci/install-chromium") :]
+    assert installing.split("fi", 1)[0].rstrip().endswith("exit 1")
+
+
 def test_chromium_installer_is_idempotent_bash() -> None:
     script = Path(__file__).resolve().parent.parent / ".ci" / "install-chromium"
     text = script.read_text(encoding="utf-8")
     assert text.startswith("#!/usr/bin/env bash")
     assert "apt-get install" in text and "/usr/bin/chromium" in text
+    # A fresh machine's package lists must be fetched before chromium can be found.
+    assert text.index("apt-get update -qq") < text.index("apt-get install -y")
+    assert "exit 0" not in text.split("SUDO=", 1)[1], "a failed install must not pass"
     bash = shutil.which("bash")
     assert bash is not None
     subprocess.run([bash, "-n", str(script)], check=True)
