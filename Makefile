@@ -4,7 +4,8 @@
 # the LocalCluster tests, which skip where dask is absent.
 
 PYTHON ?= $(shell command -v python3.11 >/dev/null 2>&1 && echo python3.11 || echo python3)
-VENV   := .venv
+# Another Python gets its own venv: make test PYTHON=python3.12 VENV=.venv-3.12
+VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.install.stamp
 BENCH_STAMP := $(VENV)/.bench.stamp
@@ -13,11 +14,13 @@ CVENV  := .venv-compiled
 CBIN   := $(CVENV)/bin
 CSTAMP := $(CVENV)/.install.stamp
 CBUILD := build/compiled
+CWHEEL := $(CBUILD)/.wheel.stamp
 SOURCES := $(shell find sunlog grammar -name '*.py' -o -name '*.lark' -o -name '*.json' 2>/dev/null)
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install demo test test-slow test-all lint bench compiled test-compiled bench-compiled clean
+.PHONY: install demo test test-slow test-all lint bench compiled test-compiled bench-compiled \
+	wheels clean
 
 $(VENV):
 	$(PYTHON) -m venv $(VENV)
@@ -68,15 +71,18 @@ bench: $(BENCH_STAMP)
 # needs a C compiler and the Python headers; .venv and `make install` stay pure Python.
 # The wheel is built from a copy of the tree, since mypyc leaves its .so files beside
 # the sources it compiles. A module that fails to compile fails the build.
-$(CSTAMP): pyproject.toml README.md $(SOURCES)
+$(CWHEEL): pyproject.toml README.md LICENSE $(SOURCES)
 	rm -rf $(CBUILD)
 	mkdir -p $(CBUILD)/src $(CBUILD)/dist
-	tar -cf - --exclude=__pycache__ --exclude='*.so' pyproject.toml README.md sunlog grammar \
-		| tar -xf - -C $(CBUILD)/src
+	tar -cf - --exclude=__pycache__ --exclude='*.so' pyproject.toml README.md LICENSE sunlog \
+		grammar | tar -xf - -C $(CBUILD)/src
 	test -d $(CVENV) || $(PYTHON) -m venv $(CVENV)
 	$(CBIN)/python -m pip install --quiet --upgrade pip
 	HATCH_BUILD_HOOK_ENABLE_MYPYC=1 $(CBIN)/python -m pip wheel --no-deps \
 		--wheel-dir $(CBUILD)/dist $(CBUILD)/src
+	touch $@
+
+$(CSTAMP): $(CWHEEL)
 	$(CBIN)/python -m pip install --quiet --force-reinstall --no-deps $(CBUILD)/dist/sunlog-*.whl
 	$(CBIN)/python -m pip install --quiet "$$(ls $(CBUILD)/dist/sunlog-*.whl)[test,cluster,bench]"
 	$(CBIN)/sunlog --version
@@ -95,6 +101,18 @@ test-compiled: $(CSTAMP)
 bench-compiled: $(CSTAMP)
 	PYTHONSAFEPATH=1 $(CBIN)/python bench/run_all.py
 
+# `make wheels`: what a release uploads, in dist/: the sdist, the pure wheel (any platform)
+# and the compiled wheel of this machine's Python and platform (the one `make compiled`
+# installs). A release builds the compiled wheels of every platform with cibuildwheel
+# ([tool.cibuildwheel] in pyproject.toml); docs/solver.md says which wheel pip picks.
+wheels: $(CWHEEL) $(STAMP)
+	rm -rf dist
+	mkdir -p dist
+	$(BIN)/python -m build --sdist --outdir dist .
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist .
+	cp $(CBUILD)/dist/sunlog-*.whl dist/
+	@ls -1 dist
+
 clean:
-	rm -rf $(VENV) $(CVENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf .venv .venv-3.* $(CVENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
