@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["app", "main", "typer_app"]
 
 # The command modules (sunlog.cli.root.COMMANDS says which command is in which).
-_COMMANDS = ("check", "view", "convert", "play", "record")
+_COMMANDS = ("check", "view", "convert", "archive", "play", "record")
 
 
 def typer_app() -> Typer:
