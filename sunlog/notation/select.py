@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sunlog.engine.board import Stage, Variant
 from sunlog.notation.game import Game
@@ -32,6 +32,7 @@ __all__ = [
     "parse_reached",
     "parse_tag_filter",
     "strip_comments",
+    "without_comments",
 ]
 
 _RANGE = re.compile(r"\s*([0-9]*)\s*(?:(-)\s*([0-9]*)\s*)?")
@@ -281,3 +282,14 @@ def strip_comments(text: str) -> str:
                 continue
         lines.append(line)
     return "\n".join(lines)
+
+
+def without_comments(game: Game) -> Game:
+    """The game without its comments (before the moves, after each, after the result):
+    what ``fmt --strip-comments`` writes in canonical form."""
+    return replace(
+        game,
+        comments=(),
+        final_comments=(),
+        moves=tuple(gm._replace(comments=()) for gm in game.moves),
+    )
