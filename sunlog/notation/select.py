@@ -237,12 +237,15 @@ def joined(games: Iterable[Candidate]) -> Iterator[str]:
     Between two games: a newline when neither has one there; and after a game without a
     result token, when the next has no tags, its claimed result token on a line of its
     own (the game then claims what it claimed, and cannot run on into the next). The
-    whole ends with a newline.
+    first game's text starts at its own line (not at the end of the line of the result
+    before it in its file); the whole ends with a newline.
     """
     previous: Candidate | None = None
     last = ""
     for game in games:
         text = game.headers.text
+        if previous is None and text.startswith("\n"):
+            text = text[1:]  # the end of the line of the result before it, in its file
         if previous is not None:
             if not game.headers.tags and previous.game.result is None:
                 last = "\n" + previous.game.claimed_result
