@@ -286,19 +286,6 @@ def test_an_empty_selection_keeps_everything() -> None:
     assert not Selection(valid=True).empty
 
 
-def test_commands_shown_in_the_docs_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Every ``$ sunlog ...`` line of docs/archive.md runs, from the repository's root."""
-    monkeypatch.chdir(ROOT)
-    doc = (ROOT / "docs" / "archive.md").read_text(encoding="utf-8")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = re.findall(r"^\$ sunlog ((?:select|split|summary) .*)$", doc + readme, re.M)
-    assert len(commands) >= 5
-    for command in commands:
-        args = command.replace("-o games/", f"-o {tmp_path / 'games'}").split()
-        result = run(*args)
-        assert result.exit_code == 0, (command, result.output)
-
-
 @pytest.mark.slow
 def test_select_by_tag_streams_in_flat_memory(tmp_path: Path) -> None:
     """20,000 games: the selection holds one game at a time (peak well under the file)."""

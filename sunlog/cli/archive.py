@@ -16,7 +16,7 @@ from typing import IO, Annotated
 import typer
 
 from sunlog.cli import inputs, outputs
-from sunlog.cli.common import app, err, guarded
+from sunlog.cli.common import QuietOpt, app, err, guarded, json_line
 from sunlog.cli.exits import OK
 from sunlog.cli.inputs import STDIN, CliError
 from sunlog.engine.board import Status, Variant
@@ -37,7 +37,6 @@ PathsArg = Annotated[
         metavar="PATH", help="Log files, directories (every *.sun below) or - for stdin."
     ),
 ]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No count on stderr.")]
 
 
 def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
@@ -438,11 +437,8 @@ def summary(
         groups.setdefault(key, _Group()).add(game)
     ordered = sorted(groups.items())
     if json_out:
-        import json
-
         for key, group in ordered:
-            line = {"group": dict(zip((*keys, "Variant"), key, strict=True)), **group.figures()}
-            typer.echo(json.dumps(line, separators=(",", ":")))
+            json_line({"group": dict(zip((*keys, "Variant"), key, strict=True)), **group.figures()})
     else:
         _table(keys, ordered)
     raise typer.Exit(max(problems, default=OK) if problems else OK)
