@@ -166,8 +166,9 @@ def test_a_game_broken_before_its_tags_end(tmp_path: Path) -> None:
     log = tmp_path / "broken.sun"
     log.write_text('[Player "Ann"\n[Variant "sun"]\n\ndeal\n*\n\n' + retagged(WON, "Ann"))
     result = run("select", log, "--tag", "Player=Ann")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # said as check says it; the games that match still go out
     assert len(parse_games(result.stdout)) == 1
+    assert result.stderr.startswith(f"{log}:1:")
     assert "1 unreadable before their tags end" in result.stderr
     assert run("select", log, "--tag", "Player=Ann", "--invert", "--count").stdout.strip() == "0"
     assert run("select", log, "--invalid", "--count").stdout.strip() == "1"
@@ -253,7 +254,9 @@ def test_split_names_are_safe(tmp_path: Path) -> None:
 
 def test_summary_against_a_hand_count(archive: Path) -> None:
     result = run("summary", archive, "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # one game is invalid
+    assert "sunlog: 1 invalid game" in result.stderr
+    assert run("summary", archive / "a.sun").exit_code == 0
     rows = {
         (r["group"]["Player"], r["group"]["Variant"]): r
         for r in map(json.loads, result.stdout.splitlines())

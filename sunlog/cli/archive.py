@@ -17,7 +17,7 @@ import typer
 
 from sunlog.cli import inputs, outputs
 from sunlog.cli.common import QuietOpt, app, err, guarded, json_line
-from sunlog.cli.exits import OK
+from sunlog.cli.exits import INVALID, OK
 from sunlog.cli.inputs import STDIN, CliError
 from sunlog.engine.board import Status, Variant
 from sunlog.notation.errors import LogError
@@ -40,8 +40,9 @@ PathsArg = Annotated[
 
 
 def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
-    """Each game of the paths, in file order then game order; a path that cannot be read
-    is reported and counted in ``problems`` (exit 2), the others still read."""
+    """Each game of the paths, in file order then game order. A path that cannot be read
+    (exit 2), a file that is not a log and a game unreadable before its tags end (exit 1)
+    are reported on stderr and their exit codes kept in ``problems``; reading goes on."""
     for item in inputs.expand_paths(paths):
         if isinstance(item, CliError):
             err(str(item))
@@ -49,6 +50,10 @@ def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
             continue
         try:
             for headers in inputs.headers_from(item, stdin_text=inputs.stdin_text(item)):
+                if headers.error is not None:  # its tags are unknown: an invalid log
+                    headers.error.path = item
+                    err(str(headers.error))
+                    problems.append(INVALID)
                 yield Candidate(headers)
         except CliError as exc:
             err(str(exc))
@@ -56,7 +61,7 @@ def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
         except LogError as exc:  # a whole-file fault: the games before it were given
             exc.path = item
             err(f"sunlog: {exc}")
-            problems.append(1)
+            problems.append(INVALID)
 
 
 def _usage(option: str, exc: ValueError) -> CliError:
@@ -183,7 +188,8 @@ def select(
     Games come in file order, then game order. Filtering by tags alone reads no move;
     --result and --moves read the moves, --valid, --invalid and --reached replay.
     A game unreadable before its tags end passes no tag filter. Exit 0 (even when no
-    game matches), 1 when an input is not a log, 2 for a usage or I/O error.
+    game matches), 1 when an input is not a log or a game's tags cannot be read, 2
+    for a usage or I/O error.
     """
     chosen = _selection(tag, tag_match, variant, result, valid, deal, moves, reached, invert)
     if output not in (None, STDIN):
@@ -421,7 +427,8 @@ def summary(
     won (95% Wilson interval) and the average and longest game in moves.
 
     Every game is replayed: a valid game counts by its result, an invalid one as
-    invalid only. The share won and the moves are of the valid games.
+    invalid only. The share won and the moves are of the valid games. Exit 1 when
+    some game is invalid (as check), 2 for a usage or I/O error.
     """
     keys = tuple(by or ("Player",))
     if STDIN in paths:
@@ -435,13 +442,17 @@ def summary(
             variant.value if variant is not None else game.headers.tag("Variant") or "",
         )
         groups.setdefault(key, _Group()).add(game)
+    invalid = sum(group.invalid for group in groups.values())
+    if invalid:  # as check: a log with an invalid game is an invalid log
+        err(f"sunlog: {invalid} invalid game{'' if invalid == 1 else 's'} (sunlog check says why)")
+        problems.append(INVALID)
     ordered = sorted(groups.items())
     if json_out:
         for key, group in ordered:
             json_line({"group": dict(zip((*keys, "Variant"), key, strict=True)), **group.figures()})
     else:
         _table(keys, ordered)
-    raise typer.Exit(max(problems, default=OK) if problems else OK)
+    raise typer.Exit(max(problems, default=OK))
 
 
 def _table(keys: tuple[str, ...], ordered: list[tuple[tuple[str, ...], _Group]]) -> None:

@@ -222,7 +222,11 @@ def fmt(
             if form.bom:
                 spool.write("\ufeff")
             try:
-                valid = _format_into(spool, item, text, strip_comments=strip_comments)
+                valid = (
+                    _format_into(spool, item, text, strip_comments=True)
+                    if strip_comments
+                    else _format_into(spool, item, text)
+                )
             except CliError as exc:
                 err(str(exc))
                 code = max(code, exc.code)
