@@ -394,7 +394,7 @@ class _Group:
         return self.games - self.invalid
 
     def figures(self) -> dict[str, int | float | None]:
-        from sunlog.play.stats import wilson
+        from sunlog.play.wilson import wilson
 
         low, high = wilson(self.won, self.valid)
         return {

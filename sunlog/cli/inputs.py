@@ -317,13 +317,17 @@ def headers_from(path: str, *, stdin_text: str | None = None) -> Iterator[Header
 
     from sunlog.notation.reader import Headers, read_headers
 
+    refused = CliError("a JSON log: this reads .sun logs (sunlog convert first)", path=path)
     if path == STDIN and stdin_text is None:
         stdin_text = read_stdin()
-    if input_is_json(path, stdin_text):
-        raise CliError("a JSON log: this reads .sun logs (sunlog convert first)", path=path)
+    if is_json_path(path) or (stdin_text is not None and is_json_input(path, stdin_text)):
+        raise refused
+    # Any other path is opened once (a pipe gives its bytes once): JSON found in it is
+    # refused at its first game.
     for item in _games_of_path(path, stdin_text, partial(read_headers, path=path)):
-        if isinstance(item, Headers):
-            yield item
+        if not isinstance(item, Headers):
+            raise refused
+        yield item
 
 
 def _games_of_path(path: str, stdin_text: str | None, reader: _Reader[_G]) -> Iterator[_G | Game]:
