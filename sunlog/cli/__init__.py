@@ -4,7 +4,8 @@ Exit codes (SPEC 7): 0 all good, 1 an invalid log, 2 a usage or I/O error. Error
 printed as ``sunlog: <path>: <cause>`` on standard error, never as a traceback.
 
 One module a job: :mod:`~sunlog.cli.check`; :mod:`~sunlog.cli.view` (show, moves, replay,
-render, html); :mod:`~sunlog.cli.convert` (convert, fmt); :mod:`~sunlog.cli.play` (play,
+render, html); :mod:`~sunlog.cli.convert` (convert, fmt);
+:mod:`~sunlog.cli.archive` (select, split, summary); :mod:`~sunlog.cli.play` (play,
 stats, solve, analyze); :mod:`~sunlog.cli.record` (record). They share
 :mod:`~sunlog.cli.common` (the app, its options, the guard), :mod:`~sunlog.cli.inputs`
 (reading), :mod:`~sunlog.cli.reports` (printing) and :mod:`~sunlog.cli.outputs`
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["app", "main", "typer_app"]
 
 # The command modules (sunlog.cli.root.COMMANDS says which command is in which).
-_COMMANDS = ("check", "view", "convert", "play", "record")
+_COMMANDS = ("check", "view", "convert", "archive", "play", "record")
 
 
 def typer_app() -> Typer:

@@ -176,6 +176,9 @@ def fmt(
         ),
     ] = False,
     quiet: common.QuietOpt = False,
+    strip_comments: Annotated[
+        bool, typer.Option("--strip-comments", help="Leave out every comment.")
+    ] = False,
 ) -> None:
     """Rewrite logs in canonical form: to stdout, --in-place, or --check to only report.
 
@@ -219,7 +222,11 @@ def fmt(
             if form.bom:
                 spool.write("\ufeff")
             try:
-                valid = _format_into(spool, item, text)
+                valid = (
+                    _format_into(spool, item, text, strip_comments=True)
+                    if strip_comments
+                    else _format_into(spool, item, text)
+                )
             except CliError as exc:
                 err(str(exc))
                 code = max(code, exc.code)
@@ -302,7 +309,9 @@ def _form(path: str) -> outputs.TextForm:
     return outputs.TextForm.of_file(path)
 
 
-def _format_into(out: IO[str], path: str, stdin: str | None) -> bool:
+def _format_into(
+    out: IO[str], path: str, stdin: str | None, *, strip_comments: bool = False
+) -> bool:
     """Write the canonical form of a file's games to ``out``, one game at a time; False
     after reporting an invalid game (then what was written is to be thrown away)."""
     from sunlog.notation.replay import replay as replay_game
@@ -322,6 +331,10 @@ def _format_into(out: IO[str], path: str, stdin: str | None) -> bool:
                 err(reports.error_report(result.error, game.index, source))
                 ok = False
             elif ok:
+                if strip_comments:
+                    from sunlog.notation.select import without_comments
+
+                    game = without_comments(game)
                 out.write(("" if first else "\n") + write_game(game, result.canonical))
                 first = False
     except LogError as exc:

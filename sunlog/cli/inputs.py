@@ -17,6 +17,7 @@ from sunlog.notation.errors import LogError, LogErrorCode, LogSyntaxError
 if TYPE_CHECKING:
     from sunlog.notation.game import Game
     from sunlog.notation.quickcheck import ValidGame
+    from sunlog.notation.reader import Headers
     from sunlog.notation.replay import Replay
 
 
@@ -306,6 +307,27 @@ def games_to_check(path: str, *, stdin_text: str | None = None) -> Iterator[Game
     from sunlog.notation.quickcheck import check_games
 
     return _games_of_path(path, stdin_text, check_games)
+
+
+def headers_from(path: str, *, stdin_text: str | None = None) -> Iterator[Headers]:
+    """The tags of each game of a ``.sun`` path, each with its text as written
+    (:func:`sunlog.notation.read_headers`: no move is read). A JSON input is refused:
+    its games are not text as written."""
+    from functools import partial
+
+    from sunlog.notation.reader import Headers, read_headers
+
+    refused = CliError("a JSON log: this reads .sun logs (sunlog convert first)", path=path)
+    if path == STDIN and stdin_text is None:
+        stdin_text = read_stdin()
+    if is_json_path(path) or (stdin_text is not None and is_json_input(path, stdin_text)):
+        raise refused
+    # Any other path is opened once (a pipe gives its bytes once): JSON found in it is
+    # refused at its first game.
+    for item in _games_of_path(path, stdin_text, partial(read_headers, path=path)):
+        if not isinstance(item, Headers):
+            raise refused
+        yield item
 
 
 def _games_of_path(path: str, stdin_text: str | None, reader: _Reader[_G]) -> Iterator[_G | Game]:

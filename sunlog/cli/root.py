@@ -22,7 +22,7 @@ from sunlog.cli import helptext
 __all__ = ["COMMANDS", "Color", "Commands", "app", "color_wanted"]
 
 #: Each command and the module that defines it, in the order of ``sunlog --help``: by
-#: job (checking; viewing; converting; playing; recording).
+#: job (checking; viewing; converting; an archive; playing; recording).
 COMMANDS = {
     "check": "check",
     "show": "view",
@@ -32,6 +32,9 @@ COMMANDS = {
     "html": "view",
     "convert": "convert",
     "fmt": "convert",
+    "select": "archive",
+    "split": "archive",
+    "summary": "archive",
     "play": "play",
     "stats": "play",
     "solve": "play",

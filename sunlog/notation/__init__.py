@@ -6,7 +6,8 @@ file into games; ``read_games``, ``read_headers``), ``tokens`` (the one tokenize
 ``scanner`` (the one state machine, telling a sink what it reads), ``sinks`` (a game, a
 verdict on a board, the tags), ``syntax`` (the Lark grammar, to explain syntax errors),
 ``game`` (a game as written), ``replay`` (a game replayed on a board, with every check),
-``quickcheck`` (``check``'s quick lane: the reader with a board sink), ``writer`` (the
+``quickcheck`` (``check``'s quick lane: the reader with a board sink), ``select``
+(choosing games of an archive), ``writer`` (the
 canonical text), ``jsonio`` (JSON both ways), ``jsonlayout`` (how JSON is laid out) and
 ``errors`` (a log's errors, with where they are and their kind).
 """

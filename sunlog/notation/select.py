@@ -1,0 +1,298 @@
+"""Choosing games of an archive: filters, duplicates, and games joined without merging.
+
+A :class:`Selection` is a set of filters, all of which a game must pass. Each filter
+reads only as much as it needs: the tags (``read_headers``: the game is split and its
+tags read, no move), the game as written (its moves and result token), or its replay.
+:class:`Candidate` reads each of those at most once, when a filter first asks.
+
+Two games are the same game (:func:`game_digest`) when they have the same variant, the
+same deck and the same moves in their canonical forms, whatever their tags, comments,
+short forms and layout: what ``select --dedupe`` keeps one of.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from sunlog.engine.board import Stage, Variant
+from sunlog.notation.game import Game
+from sunlog.notation.reader import GameText, Headers, parse_game_text
+from sunlog.notation.replay import Replay, replay
+from sunlog.notation.tokens import tokens
+
+__all__ = [
+    "Candidate",
+    "Range",
+    "Selection",
+    "game_digest",
+    "joined",
+    "parse_reached",
+    "parse_tag_filter",
+    "strip_comments",
+    "without_comments",
+]
+
+_RANGE = re.compile(r"\s*([0-9]*)\s*(?:(-)\s*([0-9]*)\s*)?")
+
+#: ``--reached`` words and the stage each names.
+REACHED = {"1": Stage.SUNRISE, "2": Stage.SUN_PLAYS, "3": Stage.SUNSET, "wind": Stage.WIND}
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """Whole numbers from ``low`` to ``high``, both included; ``None`` leaves a side open."""
+
+    low: int | None = None
+    high: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Range:
+        """``N``, ``A-B``, ``A-`` or ``-B``; raises ValueError saying what to write."""
+        m = _RANGE.fullmatch(text)
+        if m is None or not (m.group(1) or m.group(3)):
+            raise ValueError(f"{text!r} is not a number or a range: write N, A-B, A- or -B")
+        low = int(m.group(1)) if m.group(1) else None
+        if m.group(2) is None:
+            return cls(low, low)
+        high = int(m.group(3)) if m.group(3) else None
+        if low is not None and high is not None and low > high:
+            raise ValueError(f"{text!r} is an empty range: write the smaller number first")
+        return cls(low, high)
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int):
+            return False
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+
+def parse_tag_filter(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` as its two parts; raises ValueError for text without ``=`` or a name."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise ValueError(f"{text!r} names no tag: write NAME=VALUE, e.g. Player=Ann")
+    return name.strip(), value
+
+
+def parse_reached(text: str) -> Stage:
+    """``1``, ``2``, ``3`` or ``wind`` as a :class:`Stage`; raises ValueError otherwise."""
+    try:
+        return REACHED[text.strip().lower()]
+    except KeyError:
+        raise ValueError(f"{text!r} is no stage: write 2, 3 or wind") from None
+
+
+class Candidate:
+    """One game of an archive as a selection reads it: its tags at once, the game as
+    written and its replay when first asked for (each read once)."""
+
+    __slots__ = ("_canonical", "_game", "_replay", "headers")
+
+    def __init__(self, headers: Headers) -> None:
+        self.headers = headers
+        self._game: Game | None = None
+        self._replay: Replay | None = None
+        self._canonical = False
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether the game breaks before its tags end (no tag filter can pass it)."""
+        return self.headers.error is not None
+
+    @property
+    def start_line(self) -> int:
+        """The line of the game's first character that is not white space (its split
+        begins right after the result before it)."""
+        text = self.headers.text
+        return self.headers.line + text[: len(text) - len(text.lstrip())].count("\n")
+
+    @property
+    def game(self) -> Game:
+        """The game as written: its moves and result token (read, not replayed)."""
+        if self._game is None:
+            h = self.headers
+            self._game = parse_game_text(GameText(h.text, h.line, h.column, h.index))
+        return self._game
+
+    def replayed(self, *, canonical: bool = False) -> Replay:
+        """The game replayed (with each move's canonical form when asked for)."""
+        if self._replay is None or (canonical and not self._canonical):
+            self._replay = replay(self.game, canonical=canonical)
+            self._canonical = canonical
+        return self._replay
+
+    @property
+    def variant(self) -> Variant | None:
+        """The variant its tags name (``sun`` without a tag), ``None`` for one unknown."""
+        value = self.headers.tag("Variant")
+        if value is None:
+            return Variant.SUN
+        try:
+            return Variant.parse(value)
+        except ValueError:
+            return None
+
+    @property
+    def deal(self) -> int | None:
+        """Its ``Deal`` tag as a number, ``None`` without one (or one that is no number)."""
+        value = self.headers.tag("Deal")
+        return int(value) if value is not None and value.isascii() and value.isdigit() else None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The filters a game must pass, all of them (an empty selection keeps every game).
+
+    Of the filters a game can pass by one value (a variant, a result, a deal, ...), the
+    values given are alternatives; every ``tags`` and ``patterns`` filter must hold.
+    """
+
+    tags: tuple[tuple[str, str], ...] = ()
+    patterns: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    variants: tuple[Variant, ...] = ()
+    results: tuple[str, ...] = ()
+    valid: bool | None = None
+    deals: tuple[Range, ...] = ()
+    moves: Range | None = None
+    reached: tuple[Stage, ...] = ()
+    invert: bool = False
+
+    @property
+    def by_tags(self) -> bool:
+        """Whether a filter reads the tags (a game unreadable there passes none of them)."""
+        return bool(self.tags or self.patterns or self.variants or self.deals)
+
+    @property
+    def empty(self) -> bool:
+        """No filter at all: every game is kept (joining files)."""
+        return not (
+            self.by_tags
+            or self.results
+            or self.valid is not None
+            or self.moves is not None
+            or self.reached
+        )
+
+    def matches(self, game: Candidate) -> bool:
+        """Whether ``game`` passes (or, inverted, fails) the filters. A game unreadable
+        before its tags end passes no tag filter, inverted or not."""
+        if game.unreadable and self.by_tags:
+            return False
+        return self._passes(game) != self.invert
+
+    def _passes(self, game: Candidate) -> bool:
+        headers = game.headers
+        for name, value in self.tags:
+            if headers.tag(name) != value:
+                return False
+        for name, pattern in self.patterns:
+            found = headers.tag(name)
+            if found is None or pattern.search(found) is None:
+                return False
+        if self.variants and game.variant not in self.variants:
+            return False
+        if self.deals and not any(game.deal in deals for deals in self.deals):
+            return False
+        if self.results and game.game.claimed_result not in self.results:
+            return False
+        if self.moves is not None and len(game.game.moves) not in self.moves:
+            return False
+        if self.valid is not None and game.replayed().valid != self.valid:
+            return False
+        if self.reached:
+            stage = game.replayed().board.stage
+            if not any(stage >= wanted for wanted in self.reached):
+                return False
+        return True
+
+
+def game_digest(game: Candidate) -> bytes:
+    """A 16-byte digest of what makes a game itself: its variant, its deck and its moves in
+    their canonical forms (a deal naming its cards names them). Tags, comments, move
+    numbers, short forms, case and layout change nothing. An invalid game is taken as far
+    as it replays, then by its moves as read."""
+    h = hashlib.blake2b(digest_size=16)
+    replayed = game.replayed(canonical=True)
+    board = replayed.board
+    h.update(board.variant.value.encode())
+    deck = board.deck
+    h.update(b"|" + (" ".join(map(str, deck)).encode() if deck is not None else b"-"))
+    forms = replayed.canonical or ()
+    for move in forms:
+        h.update(b"|" + str(move).encode())
+    if not replayed.valid:
+        h.update(b"|!")  # an invalid game is never the same as a valid one
+        for gm in game.game.moves[len(forms) :]:
+            h.update(b"|" + str(gm.move).encode())
+        h.update(b"|" + game.game.claimed_result.encode())
+    return h.digest()
+
+
+def joined(games: Iterable[Candidate]) -> Iterator[str]:
+    """The texts of ``games`` as written, each whole, written so that they read back as
+    the same games (SPEC 5.3: a game ends at its result token or the next tag section).
+
+    Between two games: a newline when neither has one there; and after a game without a
+    result token, when the next has no tags, its claimed result token on a line of its
+    own (the game then claims what it claimed, and cannot run on into the next). The
+    first game's text starts at its own line (not at the end of the line of the result
+    before it in its file); the whole ends with a newline.
+    """
+    previous: Candidate | None = None
+    last = ""
+    for game in games:
+        text = game.headers.text
+        if previous is None and text.startswith("\n"):
+            text = text[1:]  # the end of the line of the result before it, in its file
+        if previous is not None:
+            if not game.headers.tags and previous.game.result is None:
+                last = "\n" + previous.game.claimed_result
+                yield last
+            if not last.endswith("\n") and not text.startswith(("\n", "\r")):
+                yield "\n"
+        if text:
+            yield text
+            last = text
+        previous = game
+    if last and not last.endswith("\n"):
+        yield "\n"
+
+
+_COMMENTS = ("BRACE_COMMENT", "LINE_COMMENT")
+_GAP = re.compile(r"[ \t]*\0[ \t\0]*")
+
+
+def strip_comments(text: str) -> str:
+    """A game's text without its comments (as the tokenizer reads them: not in a tag's
+    value), the rest as written. A line left blank by it goes; where a comment stood
+    between two words, one space stays."""
+    parts: list[str] = []
+    pos = 0
+    for kind, start, end in tokens(text, len(text)):
+        if kind in _COMMENTS:
+            parts += (text[pos:start], "\0")
+            pos = end
+    if not parts:
+        return text
+    parts.append(text[pos:])
+    lines = []
+    for line in "".join(parts).split("\n"):
+        if "\0" in line:
+            line = _GAP.sub(" ", line).strip(" \t")
+            if not line:
+                continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def without_comments(game: Game) -> Game:
+    """The game without its comments (before the moves, after each, after the result):
+    what ``fmt --strip-comments`` writes in canonical form."""
+    return replace(
+        game,
+        comments=(),
+        final_comments=(),
+        moves=tuple(gm._replace(comments=()) for gm in game.moves),
+    )
