@@ -16,8 +16,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
-
-from tests.hostilekit import WON
+from hostilekit import WON
 
 WON_TEXT = WON.read_bytes()
 JSON_GAME = b'{"format": "sunlog/1", "games": [{"tags": [], "moves": [], "result": "*"}]}\n'

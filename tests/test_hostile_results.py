@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from tests.hostilekit import WON
+from hostilekit import WON
 
 
 def solve(*args: str | Path, memory: int | None = None) -> subprocess.CompletedProcess[str]:
