@@ -119,12 +119,12 @@ class Move(NamedTuple):
         return cls(MoveKind.DEAL, cards=_named_cards(cards, "deal"))
 
     @classmethod
-    def open(cls, ray: int) -> Move:
+    def open(cls, ray: object) -> Move:
         """Stage 2: open ray ``ray`` (a whole number, as the notation writes it)."""
         return cls(MoveKind.OPEN, index=_ray_number(ray, "open"))
 
     @classmethod
-    def gather(cls, ray: int) -> Move:
+    def gather(cls, ray: object) -> Move:
         """Stage 3: gather ray ``ray`` and deal it out."""
         return cls(MoveKind.GATHER, index=_ray_number(ray, "gather"))
 
@@ -134,11 +134,12 @@ class Move(NamedTuple):
         return cls(MoveKind.WIND, cards=_named_cards(cards, "wind"))
 
     @classmethod
-    def parse(cls, text: str) -> Move:
+    def parse(cls, text: object) -> Move:
         """Parse ``deal [C1..C13]``, ``open N``, ``gather N``, ``wind [C..]`` or a card move.
 
         Numbers are ASCII digits, as in the notation; anything else (``None`` too) raises
-        :class:`InvalidMoveError`, a ``ValueError``."""
+        :class:`InvalidMoveError`, a ``ValueError``. Typed ``object`` so that the compiled
+        build refuses what is not text the same way, not with its own TypeError."""
         if not isinstance(text, str):
             raise InvalidMoveError(
                 f"a move is text, not {type(text).__name__}", MoveErrorCode.NOT_A_MOVE
@@ -170,8 +171,15 @@ class Move(NamedTuple):
         return cls.parse_card_move(words[0])
 
     @classmethod
-    def parse_card_move(cls, token: str) -> Move:
-        """Parse a card move token such as ``r3.4:9S>A``, ``QH>K`` or ``c2>A``."""
+    def parse_card_move(cls, token: object) -> Move:
+        """Parse a card move token such as ``r3.4:9S>A``, ``QH>K`` or ``c2>A``.
+
+        Typed ``object`` so that the compiled build, too, refuses what is not text with
+        :class:`InvalidMoveError` rather than its own TypeError."""
+        if not isinstance(token, str):
+            raise InvalidMoveError(
+                f"a move is text, not {type(token).__name__}", MoveErrorCode.NOT_A_MOVE
+            )
         move = PARSED_MOVES.get(token)
         if move is None:
             move = cls._parse_card_move(token)
@@ -182,10 +190,6 @@ class Move(NamedTuple):
 
     @classmethod
     def _parse_card_move(cls, token: str) -> Move:
-        if not isinstance(token, str):
-            raise InvalidMoveError(
-                f"a move is text, not {type(token).__name__}", MoveErrorCode.NOT_A_MOVE
-            )
         if CARD_MOVE.fullmatch(token) is None:
             raise InvalidMoveError(f"not a move: {clip(token)!r}", MoveErrorCode.NOT_A_MOVE)
         return _card_move_of(token)

@@ -221,7 +221,7 @@ def _close(
     elif kind is MoveKind.WIND:
         move = Move.wind(cards or None)
     elif kind is MoveKind.OPEN:
-        move = Move.open(ray)  # type: ignore[arg-type]  # a number, not -1
+        move = Move.open(ray)  # a number, not -1
     else:
-        move = Move.gather(ray)  # type: ignore[arg-type]
+        move = Move.gather(ray)
     tell(move, None, number, start)
