@@ -16,7 +16,7 @@ from typing import IO, Annotated
 import typer
 
 from sunlog.cli import inputs, outputs
-from sunlog.cli.common import QuietOpt, app, err, guarded, json_line
+from sunlog.cli.common import OutOpt, QuietOpt, app, err, guarded, json_line
 from sunlog.cli.exits import INVALID, OK
 from sunlog.cli.inputs import STDIN, CliError
 from sunlog.engine.board import Status, Variant
@@ -177,10 +177,7 @@ def select(
     strip_comments: Annotated[
         bool, typer.Option("--strip-comments", help="Leave out every comment.")
     ] = False,
-    output: Annotated[
-        str | None,
-        typer.Option("--output", "-o", metavar="OUT", help="Write here (- or nothing: stdout)."),
-    ] = None,
+    output: OutOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Write the games that pass every filter, each exactly as written.

@@ -197,10 +197,7 @@ def play(
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the game as one JSON object.")
     ] = False,
-    output: Annotated[
-        str | None,
-        typer.Option("--output", "-o", metavar="OUT", help="Write here (- or nothing: stdout)."),
-    ] = None,
+    output: common.OutOpt = None,
     quiet: common.QuietOpt = False,
 ) -> None:
     """Play a deal by a named policy and print the log (its result on stderr).
