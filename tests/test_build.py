@@ -21,7 +21,7 @@ import pytest
 import sunlog
 import sunlog.engine
 from sunlog import Board, Move
-from sunlog.cli.entry import COMPILED_MODULES, compiled_modules, version_line
+from sunlog.cli.version import COMPILED_MODULES, compiled_modules, version_line
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -247,7 +247,7 @@ def test_the_release_smoke_check_tells_the_builds_apart() -> None:
     cibw = config["tool"]["cibuildwheel"]
     assert cibw["environment"] == {"HATCH_BUILD_HOOK_ENABLE_MYPYC": "1"}
     assert cibw["build"].split() == ["cp311-*", "cp312-*", "cp313-*"]
-    from sunlog.cli.entry import compiled_modules
+    from sunlog.cli.version import compiled_modules
 
     for command in cibw["test-command"]:
         argv = command.replace("{project}", str(ROOT))

@@ -112,7 +112,7 @@ app = helptext.App(
 
 def _print_version(value: bool) -> None:
     if value:
-        from sunlog.cli.entry import version_line
+        from sunlog.cli.version import version_line
 
         typer.echo(version_line())
         raise typer.Exit()
