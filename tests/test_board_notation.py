@@ -84,7 +84,8 @@ def test_no_playable_copy_says_what_is_playable() -> None:
     board = deal0()
     with pytest.raises(
         IllegalMoveError,
-        match=r"^no 5C is playable here: the playable cards are "
+        match=r"^5C has not been dealt yet: it comes with the next deal \(was a deal left "
+        r"out\?\); the playable cards are "
         r"6S 10S JS, 3H 4H 7H 8H 10H, AD 2D, 8C$",
     ):
         board.push_text("5C>A")
@@ -97,7 +98,8 @@ def test_playable_cards_are_listed_by_suit_then_rank() -> None:
     with pytest.raises(IllegalMoveError) as caught:
         board.push_text("5D>A")
     assert str(caught.value) == (
-        "no 5D is playable here: the playable cards are AS 2S 10S KS, 9H 10H JH QH, 3D, "
+        "5D has not been dealt yet: it comes with deal 4; the playable cards are "
+        "AS 2S 10S KS, 9H 10H JH QH, 3D, "
         "AC 2C 3C 10C"
     )
 
@@ -106,7 +108,9 @@ def test_wrong_outer_card_message_names_both_cards() -> None:
     board = board_from_deals("sun", ["AS 2S 3S 4S 7H 6S 7S 8S 9S 10S JS QS KS"], dealt=1)
     with pytest.raises(IllegalMoveError) as caught:
         board.push_text("r5:QD>K")
-    assert str(caught.value) == "ray 5's outer card is 7H, not QD, and no QD is playable anywhere"
+    assert str(caught.value) == (
+        "ray 5's outer card is 7H, not QD, and QD has not been dealt yet: it comes with deal 4"
+    )
 
 
 def test_wrong_ray_says_where_the_card_is_and_what_to_write() -> None:

@@ -193,9 +193,9 @@ def test_a_card_on_another_ray_says_what_to_write() -> None:
     assert found["error"]["message"] == (
         "ray 4's outer card is 8S, not KH; KH is on ray 13: write r13:KH>K"
     )
-    nowhere = error_of('[Deal "1"]\ndeal r4:QC>K *\n')
+    nowhere = error_of(f"deal {TABLE}\nr4:QC>K *\n")  # no deck: QC is simply nowhere
     assert nowhere["error"]["message"] == (
-        "ray 4's outer card is 8S, not QC, and no QC is playable anywhere"
+        "ray 4's outer card is 7S, not QC, and no QC is playable anywhere"
     )
 
 
@@ -319,7 +319,9 @@ def test_a_keyword_glued_to_what_follows(text: str, move: int, why: str) -> None
 
 def test_a_card_taken_twice_says_it_is_playable_nowhere_now() -> None:
     found = error_of('[Deal "1"]\n1. deal 2. r13:KH>K 3. r13:KH>K *\n')
-    assert found["error"]["message"] == ("ray 13 is empty, and no KH is playable anywhere")
+    assert found["error"]["message"] == (
+        "ray 13 is empty, and the other KH has not been dealt yet: it comes with deal 8"
+    )
 
 
 NEEDS = "a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; found "
@@ -345,7 +347,8 @@ DEALT = "deal r13:KH>K"
         (
             DEALT,
             "4D",
-            NEEDS + "'4D'; and no 4D is playable here: the playable cards are "
+            NEEDS + "'4D'; and 4D has not been dealt yet: it comes with deal 7; the playable "
+            "cards are "
             "5S 6S 8S 9S JS, 7H, 6D 7D 10D, 6C KC",
         ),
         (
@@ -425,7 +428,8 @@ def test_what_the_position_cannot_tell_gets_only_its_syntax_error(
         (
             "1. deal 2. 3H>Q *",
             "expected a target after '>': A or K (in sun-3 A, A1, A2 or an "
-            "empty ray like r5), found 'Q'; and no 3H is playable here: the playable cards "
+            "empty ray like r5), found 'Q'; and 3H has not been dealt yet: it comes with deal 3; "
+            "the playable cards "
             "are 5S 6S 8S 9S JS, 7H KH, 6D 7D 10D, 6C KC",
         ),
         ("1. deal 2. 3. *", "a move number must be followed by a move, found '3.'"),

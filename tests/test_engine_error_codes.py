@@ -51,12 +51,13 @@ def test_stage_one_faults_have_their_codes() -> None:
     assert code_of(board, "r2:AS>A") is C.NOT_DEALT_YET
     assert code_of(board, "gather 1") is C.DEALS_NOT_DONE
     play(board, "deal")
-    assert code_of(board, "r2:AH>A") is C.NOT_THERE
+    assert code_of(board, "r2:5H>A") is C.NOT_THERE
+    assert code_of(board, "r2:AH>A") is C.IN_STOCK  # AH comes with the next deal
     assert code_of(board, "r1:5H>A") is C.NO_FIT
     assert code_of(board, "r14:5H>A") is C.NO_SUCH_RAY
     assert code_of(board, "c1:5H>A") is C.NO_SUCH_CLOUD
     assert code_of(board, "w:5H>A") is C.NO_WIND_ROW
-    assert code_of(board, "AH>A") is C.NOT_PLAYABLE
+    assert code_of(board, "AH>A") is C.IN_STOCK
     assert code_of(board, "r2:AS>K") is C.NO_FIT
     assert code_of(board, "r2:AS>A1") is C.WRONG_TARGET
     assert code_of(board, "r2:AS>r3") is C.WRONG_TARGET
@@ -65,13 +66,15 @@ def test_stage_one_faults_have_their_codes() -> None:
     play(board, "r2:AS>A")
     assert code_of(board, "r2>A") is C.EMPTY_PILE
     assert code_of(board, "A:AS>K") is C.BASE_NEVER_MOVES
-    assert code_of(board, "AS>A") is C.NOT_PLAYABLE
+    assert code_of(board, "AS>A") is C.IN_STOCK  # the other AS is still in the stock
 
 
 def test_a_physical_deal_names_its_cards() -> None:
     board = Board("sun")
     assert code_of(board, "deal") is C.DECK_UNKNOWN
     play(board, "deal AS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS")
+    assert code_of(board, "AH>A") is C.NOT_PLAYABLE  # no deck: no stock to look in
+    assert code_of(board, "r2:AH>A") is C.NOT_THERE
     assert code_of(board, "deal AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH") is C.THIRD_COPY
 
 

@@ -59,6 +59,7 @@ class MoveErrorCode(Enum):
     EMPTY_PILE = "empty-pile"
     NOT_PLAYABLE = "not-playable"
     NOT_THERE = "not-there"
+    IN_STOCK = "in-stock"  # the card named has not been dealt yet: a deal left out?
     BASE_NEVER_MOVES = "base-never-moves"
     NO_TARGET = "no-target"
     WRONG_TARGET = "wrong-target"

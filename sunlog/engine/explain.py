@@ -56,6 +56,8 @@ def _readings(board: Board, move: Move) -> list[_Reading]:
         assert card is not None
         found = [r for r in board._playable() if r[3] == card]
         if not found:
+            if (stock := _in_stock(board, card)) is not None:
+                raise IllegalMoveError(f"{stock}; {_playable_summary(board)}", _C.IN_STOCK)
             raise IllegalMoveError(
                 f"no {card} is playable here: {_playable_summary(board)}", _C.NOT_PLAYABLE
             )
@@ -282,6 +284,8 @@ def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveEr
         return IllegalMoveError(message, code)
     places = [r for r in board._playable() if r[3] == card]
     if not places:
+        if (stock := _in_stock(board, card)) is not None:
+            return IllegalMoveError(f"{message}, and {stock}", _C.IN_STOCK)
         return IllegalMoveError(f"{message}, and no {card} is playable anywhere", code)
     writes: list[str] = []
     reason = ""
@@ -299,6 +303,26 @@ def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveEr
         text = f"{message}; {card} is {where}: write {' or '.join(writes)}"
         return IllegalMoveError(text, code, writes=tuple(writes))
     return IllegalMoveError(f"{message}; {card} is {where}, but {reason}", code)
+
+
+def _in_stock(board: Board, card: Card) -> str | None:
+    """For a card no place holds playable: that it is still in the stock, when the deck is
+    known and it is (``3H has not been dealt yet: it comes with the next deal (was a deal
+    left out?)``, or ``with deal 4``), as a deal left out makes it; else ``None`` (and when
+    a copy lies covered on the table, which is then the likelier fault)."""
+    if board._deck is None:
+        return None
+    stock = board._deck[board.deals * RAYS :]
+    if card not in stock:
+        return None
+    table = [*board._rays, *board._clouds, board._wind_row or []]
+    if any(card in pile for pile in table):
+        return None
+    which = card if stock.count(card) == 2 else f"the other {card}"
+    deal = board.deals + 1 + stock.index(card) // RAYS
+    if deal == board.deals + 1:
+        return f"{which} has not been dealt yet: it comes with the next deal (was a deal left out?)"
+    return f"{which} has not been dealt yet: it comes with deal {deal}"
 
 
 def reopen_message(board: Board, n: int) -> str:
