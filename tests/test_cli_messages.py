@@ -154,10 +154,15 @@ def test_a_card_move_before_any_deal_says_a_game_starts_with_deal() -> None:
 
 
 def test_cards_without_deal_say_a_game_starts_with_deal() -> None:
-    lines = report(f"{TABLE}\n*\n")
+    lines = report("3H 5S 2H\n*\n")
     assert lines[0] == (
         "-:1:1: move 1 '3H': expected a move, found the card '3H': a game starts with deal "
         "(deal C1 ... C13 names the cards dealt when the tags do not give the deck)"
+    )
+    whole = report(f"{TABLE}\n*\n")  # a line of 13 cards: the deal's word is missing
+    assert whole[0] == (
+        "-:1:1: move 1 '3H': this line names 13 cards without deal before them: is deal "
+        f"missing? write deal {TABLE}"
     )
 
 

@@ -113,3 +113,121 @@ def test_a_covered_card_is_not_said_to_be_in_the_stock() -> None:
         board.push(Move.parse("r2:2S>A"))  # 2S lies under JD; the other 2S is in the stock
     assert caught.value.code is MoveErrorCode.NOT_THERE
     assert str(caught.value) == "ray 2's outer card is JD, not 2S, and no 2S is playable anywhere"
+
+
+def test_a_line_of_13_cards_without_deal_asks_whether_deal_is_missing() -> None:
+    second = "AH AS 8H 3D JS 6C AS 4S QD AC 9D KH 10H"
+    text = f"deal {TABLE} r5:KC>K r9:AD>A\n{second} r1:AH>A\n*\n"
+    lines = report(text)
+    assert lines[0] == (
+        "-:2:1: move 4 'AH': this line names 13 cards without deal before them: is deal "
+        f"missing? write deal {second}"
+    )
+    assert lines[2] == "  ^~"
+    error = fault(text)
+    assert (error.code, error.line, error.column, error.move) == (
+        LogErrorCode.DEAL_LEFT_OUT,
+        2,
+        1,
+        4,
+    )
+    numbered = json_error(f"1. deal {TABLE}\n2. {second}\n")
+    assert numbered["code"] == "deal-left-out" and numbered["column"] == 4
+
+
+def test_a_line_of_fewer_cards_is_no_deal_left_out() -> None:
+    error = fault(f"deal {TABLE} r13:AC>A\nAH AS 8H\n")
+    assert error.code is LogErrorCode.TARGET_EXPECTED
+
+
+# ---------------------------------------------------------------- look-alike letters
+
+
+@pytest.mark.parametrize(
+    ("written", "column", "message"),
+    [
+        ("c3:АC>K", 4, "'А' is the Cyrillic letter А, not the Latin A: write c3:AC>K"),
+        ("r13:КC>K", 5, "'К' is the Cyrillic letter К, not the Latin K: write r13:KC>K"),
+        ("r13:AС>A", 6, "'С' is the Cyrillic letter С, not the Latin C: write r13:AC>A"),
+        ("r13:aс>a", 6, "'с' is the Cyrillic letter с, not the Latin c: write r13:ac>a"),
+        ("r11:3Н>A", 6, "'Н' is the Cyrillic letter Н, not the Latin H: write r11:3H>A"),
+        ("r13:ＡC>A", 5, "'Ａ' is the full-width letter Ａ, not the Latin A: write r13:AC>A"),
+        ("dеal", 2, "'е' is the Cyrillic letter е, not the Latin e: write deal"),
+    ],
+)
+def test_a_letter_of_another_alphabet_is_named_at_its_column(
+    written: str, column: int, message: str
+) -> None:
+    text = f"deal {TABLE}\n{written}\n"
+    lines = report(text)
+    assert lines[0] == f"-:2:{column}: move 2 {written!r}: {message}"
+    assert lines[2] == " " * (column + 1) + "^" + "~" * (len(written) - column)
+    error = fault(text)
+    assert (error.code, error.line, error.column) == (LogErrorCode.LOOK_ALIKE, 2, column)
+
+
+def test_a_look_alike_card_of_a_deal_is_named() -> None:
+    lines = report(f"deal {TABLE[:-2]}АC\n")
+    assert lines[0].endswith(": 'А' is the Cyrillic letter А, not the Latin A: write AC")
+    assert lines[0].startswith("-:1:43: move 1 'deal 8D")
+
+
+def test_record_names_a_look_alike_letter_too() -> None:
+    from sunlog.notation.session import Session
+
+    session = Session.new()
+    assert session.play(f"deal {TABLE}").error is None
+    error = session.play("r9:AD>A c3:АC>K").error
+    assert error is not None
+    assert error.code is LogErrorCode.LOOK_ALIKE
+    assert error.message == "'А' is the Cyrillic letter А, not the Latin A: write c3:AC>K"
+    assert error.column == 12  # in the typed line
+
+
+# ------------------------------------------------------------ a move word misspelled
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("dael", "deal"), ("gahter", "gather"), ("wnid", "wind"), ("opne", "open"), ("dela", "deal")],
+)
+def test_a_misspelled_move_word_asks_did_you_mean(written: str, meant: str) -> None:
+    deals = f'[Deal "{DEAL}"]\n' + "deal " * 8
+    gathers = " ".join(f"gather {n}" for n in range(1, 14))
+    before = {"deal": "", "gather": deals, "open": deals, "wind": f"{deals}{gathers} "}[meant]
+    tail = " 1" if meant in ("gather", "open") else ""
+    text = f"{before}{written}{tail}\n"
+    error = fault(text)
+    assert error.message == f"{written!r} is no word of the notation: did you mean {meant}?"
+    assert error.code is LogErrorCode.MISSPELLED
+    lines = report(text)
+    assert lines[0].endswith(f"{written!r}: {error.message}")
+    number = before.count("deal") + before.count("gather") + 1
+    numbered = fault(f"{before}{number}. {written}{tail}\n")  # the same after its number
+    assert (numbered.message, numbered.code) == (error.message, error.code)
+
+
+@pytest.mark.parametrize("word", ["xyzzy", "dealer", "deck", "go"])
+def test_a_word_far_from_every_move_word_is_not_guessed(word: str) -> None:
+    error = fault(f"{word}\n")
+    assert error.code is LogErrorCode.SYNTAX
+    assert "did you mean" not in error.message
+
+
+# ------------------------------------------------- a card without its target, numbered
+
+
+def test_a_move_number_before_a_card_changes_nothing() -> None:
+    """``2. 2c`` says what ``2c`` says where a move is expected."""
+    bare = json_error(f"deal {TABLE} r13:AC>A\nad\n")
+    numbered = json_error(f"deal {TABLE} r13:AC>A\n3. ad\n")
+    assert (
+        numbered["message"]
+        == bare["message"]
+        == (
+            "a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; found 'ad'; "
+            "here it can be ad>A"
+        )
+    )
+    assert (numbered["line"], numbered["column"], numbered["move"]) == (2, 4, 3)
+    assert numbered["code"] == "target-expected"

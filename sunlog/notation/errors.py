@@ -41,6 +41,13 @@ class LogErrorCode(Enum):
     """A card move without its target, or with one that is no target (``3D``, ``3D>Q``)."""
     CARD_EXPECTED = "card-expected"
     """No card can be read after ``SOURCE:`` (``r4:3X>A``, ``r5:Q>K``, ``r4:``)."""
+    DEAL_LEFT_OUT = "deal-left-out"
+    """A line of 13 cards without ``deal`` before them (``3H 5S ... JC``)."""
+    LOOK_ALIKE = "look-alike"
+    """A letter of another alphabet drawn like the notation's (a Cyrillic ``А``, a
+    full-width ``Ａ``)."""
+    MISSPELLED = "misspelled"
+    """A word a slip away from a move word (``dael``, ``gahter``, ``wnid``)."""
     NOT_UTF8 = "not-utf8"
     """The file is not UTF-8 text."""
     TOO_LONG = "too-long"

@@ -32,6 +32,7 @@ from sunlog.notation.errors import (
 )
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
+from sunlog.notation.slips import look_alike, meant_word, plain
 from sunlog.notation.terminals import SPACES, patterns
 from sunlog.notation.tokens import (
     bad_escape,
@@ -449,6 +450,11 @@ _SYNTAX, _NO_TARGET, _NO_CARD = (
     LogErrorCode.TARGET_EXPECTED,
     LogErrorCode.CARD_EXPECTED,
 )
+_MISSPELLED, _LOOK_ALIKE, _DEAL_LEFT_OUT = (
+    LogErrorCode.MISSPELLED,
+    LogErrorCode.LOOK_ALIKE,
+    LogErrorCode.DEAL_LEFT_OUT,
+)
 
 
 def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tuple[LogError, int]:
@@ -483,7 +489,8 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     else:
         follows = _NEXT_WORD.match(text, pos + len(word))
         next_word = follows.group(1) if follows else ""
-        apart = _apart_move(text, pos, word, floor)
+        alike = look_alike(word)
+        apart = None if alike else _apart_move(text, pos, word, floor)
         if apart is not None:  # deal AH > A: AH may have been read as a card of the deal
             pos, message, written = apart
             line, column = where.at(text, pos)
@@ -497,6 +504,9 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
             message, code, in_move = _not_a_card(word, stage), _SYNTAX, True
             shown = before.stage_text(text, pos, word)
             cut = before.stage_start
+        elif (dealt := _deal_left_out(text, pos)) is not None:  # 3H 5S ... JC: deal missing?
+            message, code, in_move = dealt, _DEAL_LEFT_OUT, True
+            cut = before.move_start(pos)
         else:
             message, code, in_move = _diagnose(
                 clip(word), found, expected, previous, unexpected, before, next_word
@@ -508,6 +518,14 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
                 cut = before.stage_start  # deal ... 7C!!!: the annotation is the deal's
             if cut != pos and before.number is None:  # open x: the move as written so far
                 shown = before.stage_text(text, pos, word)
+        if alike is not None:  # c3:АC>K with a Cyrillic А: named, at its own column
+            at, what = alike
+            meant = plain(word)
+            message, code = (
+                (f"{what}: write {clip(meant)}" if _readable(meant) else what),
+                _LOOK_ALIKE,
+            )
+            line, column = where.at(text, pos + at)
     error = LogSyntaxError(
         message,
         code=code,
@@ -522,6 +540,40 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         error.text = None
         cut = before.move_start(pos)
     return error, cut
+
+
+def _readable(word: str) -> bool:
+    """Whether ``word`` is one whole word of the notation: a card move, a card, a move word
+    or a result."""
+    return bool(
+        _CARD_MOVE_WORD.fullmatch(word)
+        or _CARD_RE.fullmatch(word)
+        or word.lower() in _KEYWORDS
+        or result_regex().fullmatch(word)
+    )
+
+
+_LINE_END = re.compile(r"[\n{;]")
+
+
+def _deal_left_out(text: str, pos: int) -> str | None:
+    """For a card at ``pos`` that begins a line (after a move number, if any) on which
+    13 cards stand and then no more: what a deal without its word ``deal`` is told."""
+    start = text.rfind("\n", 0, pos) + 1
+    head = text[start:pos].split()
+    if len(head) > 1 or (head and not _MOVE_NUMBER.fullmatch(head[0])):
+        return None
+    end = _LINE_END.search(text, pos)
+    words = text[pos : end.start() if end else len(text)].split()
+    cards = words[:RAYS]
+    if len(cards) < RAYS or not all(_CARD_RE.fullmatch(w) for w in cards):
+        return None
+    if len(words) > RAYS and _CARD_RE.fullmatch(words[RAYS]):
+        return None
+    return (
+        f"this line names {RAYS} cards without deal before them: is deal missing? "
+        f"write deal {' '.join(cards)}"
+    )
 
 
 _CURLY_QUOTES = "\u201c\u201d\u201e\u201f\u00ab\u00bb\u2018\u2019\u201a\u201b"
@@ -621,7 +673,8 @@ def _diagnose(
     token could be read at all; ``before`` what the text before the word leaves open,
     ``next_word`` the word after it."""
     if _MOVE_NUMBER.fullmatch(previous) and (unexpected is not None or not word):
-        if ">" in word or ":" in word:  # 4. 3X>A: a card move, mistyped: say what is wrong
+        if ">" in word or ":" in word or _CARD_RE.fullmatch(word) or meant_word(word):
+            # 4. 3X>A, 4. 3D, 4. dael: a move, mistyped: said as without the number
             return *_diagnose_move(word, found, next_word), True
         return f"a move number must be followed by a move, found {found}", _SYNTAX, True
     if word.startswith("{") and unexpected is None:
@@ -833,6 +886,9 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> tuple[str, Log
     if ":" in word or _SOURCE_RE.fullmatch(word) or _CARD_RE.fullmatch(word):
         return f"{NEEDS_TARGET}: SOURCE:CARD>TARGET, like r5:QD>K; found {found}", _NO_TARGET
     # (A word meant as a card of the deal or wind before it is explained before this.)
+    meant = meant_word(word)
+    if meant is not None:
+        return f"{found} is no word of the notation: did you mean {meant}?", _MISSPELLED
     return (
         "expected a move (deal, open N, gather N, wind, or a card move like r5:QD>K) "
         f"or a result (won, lost, *), found {found}",
