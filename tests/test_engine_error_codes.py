@@ -66,7 +66,7 @@ def test_stage_one_faults_have_their_codes() -> None:
     play(board, "r2:AS>A")
     assert code_of(board, "r2>A") is C.EMPTY_PILE
     assert code_of(board, "A:AS>K") is C.BASE_NEVER_MOVES
-    assert code_of(board, "AS>A") is C.IN_STOCK  # the other AS is still in the stock
+    assert code_of(board, "AS>A") is C.NOT_PLAYABLE  # one AS is dealt: no deal left out
 
 
 def test_a_physical_deal_names_its_cards() -> None:

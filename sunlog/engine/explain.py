@@ -307,22 +307,19 @@ def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveEr
 
 def _in_stock(board: Board, card: Card) -> str | None:
     """For a card no place holds playable: that it is still in the stock, when the deck is
-    known and it is (``3H has not been dealt yet: it comes with the next deal (was a deal
-    left out?)``, or ``with deal 4``), as a deal left out makes it; else ``None`` (and when
-    a copy lies covered on the table, which is then the likelier fault)."""
+    known and both its copies are (``3H has not been dealt yet: it comes with the next deal
+    (was a deal left out?)``, or ``with deal 4``), as a deal left out makes it; else
+    ``None`` (a copy covered on the table, or one gone to a foundation, is then the likelier
+    fault)."""
     if board._deck is None:
         return None
     stock = board._deck[board.deals * RAYS :]
-    if card not in stock:
+    if stock.count(card) < 2:
         return None
-    table = [*board._rays, *board._clouds, board._wind_row or []]
-    if any(card in pile for pile in table):
-        return None
-    which = card if stock.count(card) == 2 else f"the other {card}"
     deal = board.deals + 1 + stock.index(card) // RAYS
     if deal == board.deals + 1:
-        return f"{which} has not been dealt yet: it comes with the next deal (was a deal left out?)"
-    return f"{which} has not been dealt yet: it comes with deal {deal}"
+        return f"{card} has not been dealt yet: it comes with the next deal (was a deal left out?)"
+    return f"{card} has not been dealt yet: it comes with deal {deal}"
 
 
 def reopen_message(board: Board, n: int) -> str:
