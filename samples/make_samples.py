@@ -240,7 +240,7 @@ def invalid(out: Path, won_deal: int, won: Board) -> None:
     write_invalid(
         folder / "wrong-move-number.sun",
         write_game(replace(game, moves=tuple(moves))),
-        "move number 6. stands before move 5",
+        "move 5 is numbered 6.: write 5.",
     )
 
     # 5. a bad tag: a Variant that does not exist.

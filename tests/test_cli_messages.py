@@ -130,16 +130,28 @@ def test_a_deal_of_12_cards_says_where_it_ends() -> None:
     )
 
 
-def test_a_deal_of_14_cards_says_what_it_read_on_to() -> None:
+def test_a_card_after_a_deal_of_13_is_the_next_move_at_its_own_place() -> None:
+    """A deal names 13 cards: a 14th is a card move without its target, said at its place."""
     lines = report(f"deal {TABLE} AS\nr1:3H>A *\n")
-    assert lines[0].endswith(
-        ": deal 1 names 14 cards, not 13 (one per ray): after its 13th card, JC, it reads on "
-        "to AS (a card to play is written with its target, like AS>A)"
+    assert lines[0] == (
+        "-:1:45: move 2 'AS': a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; "
+        "found 'AS'; and no AS is playable here: the playable cards are 5S 7S, 2H 3H KH, 9D, "
+        "4C 5C 6C 7C 8C 9C JC"
     )
+    assert lines[2] == " " * 46 + "^~"
     tagged = error_of(f'[Deal "1"]\ndeal {DEAL1} AS 2S\n*\n')
-    assert tagged["error"]["message"] == (
-        "deal 1 names 15 cards, not 13 (one per ray): after its 13th card, KH, it reads on "
-        "to AS 2S (a card to play is written with its target, like AS>A)"
+    assert (tagged["moves"], tagged["error"]["move"], tagged["error"]["column"]) == (1, 2, 46)
+
+
+def test_a_deal_of_14_cards_in_json_says_what_it_read_on_to() -> None:
+    """JSON gives a deal's cards as a list: one of 14 is read, and replay says so."""
+    cards = [*TABLE.split(), "AS"]
+    document = {"format": "sunlog/1", "games": [{"moves": [{"kind": "deal", "cards": cards}]}]}
+    result = run("check", "--json", "-", input=json.dumps(document))
+    found = json.loads(result.stdout)
+    assert found["error"]["message"] == (
+        "deal 1 names 14 cards, not 13 (one per ray): after its 13th card, JC, it reads on "
+        "to AS (a card to play is written with its target, like AS>A)"
     )
 
 
@@ -174,7 +186,7 @@ def test_two_physical_games_without_a_result_token_between_them() -> None:
     assert found["error"] == {
         "move": 4,
         "line": 5,
-        "column": 1,
+        "column": 6,  # at the third 3H, the deal's first card
         "message": "deal 3 names a third 3H: there are only two of each card; if a new game "
         "begins here, end the one before with its result token (won, lost or *) or begin "
         "this one with its tags",
@@ -324,9 +336,7 @@ def test_a_keyword_glued_to_what_follows(text: str, move: int, why: str) -> None
 
 def test_a_card_taken_twice_says_it_is_playable_nowhere_now() -> None:
     found = error_of('[Deal "1"]\n1. deal 2. r13:KH>K 3. r13:KH>K *\n')
-    assert found["error"]["message"] == (
-        "ray 13 is empty, and the other KH has not been dealt yet: it comes with deal 8"
-    )
+    assert found["error"]["message"] == ("ray 13 is empty, and no KH is playable anywhere")
 
 
 NEEDS = "a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; found "

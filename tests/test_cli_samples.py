@@ -45,12 +45,12 @@ EXPECTED_ERRORS = {
     "third-copy.sun": (
         2,
         5,
-        1,
+        43,
         "deal 2 names a third 6D: there are only two of each card; if a new game begins "
         "here, end the one before with its result token (won, lost or *) or begin this one "
         "with its tags",
     ),
-    "wrong-move-number.sun": (5, 7, 9, "move number 6. stands before move 5"),
+    "wrong-move-number.sun": (5, 7, 6, "move 5 is numbered 6.: write 5."),
 }
 
 

@@ -231,3 +231,80 @@ def test_a_move_number_before_a_card_changes_nothing() -> None:
     )
     assert (numbered["line"], numbered["column"], numbered["move"]) == (2, 4, 3)
     assert numbered["code"] == "target-expected"
+
+
+# ------------------------------------------------------ a card after a deal's 13 cards
+
+
+def test_a_card_on_the_line_after_a_physical_deal_is_reported_at_its_place() -> None:
+    text = f"deal {TABLE}\nac\n"
+    lines = report(text)
+    assert lines == [
+        "-:2:1: move 2 'ac': a card move needs a target: SOURCE:CARD>TARGET, like r5:QD>K; "
+        "found 'ac'; here it can be ac>A",
+        "  ac",
+        "  ^~",
+    ]
+    error = fault(text)
+    assert (error.code, error.line, error.column, error.move) == (
+        LogErrorCode.TARGET_EXPECTED,
+        2,
+        1,
+        2,
+    )
+    numbered = fault(f"1. deal {TABLE}\n2. ac\n")
+    assert numbered.message == error.message
+    assert (numbered.line, numbered.column, numbered.move) == (2, 4, 2)
+
+
+def test_an_extra_card_of_a_deal_has_the_caret() -> None:
+    lines = report(f"deal {TABLE} 4h 5h\n")
+    assert lines[0].startswith("-:1:46: move 2 '4h': a card move needs a target")
+    assert lines[2] == " " * 47 + "^~"
+
+
+def test_a_line_of_13_cards_after_a_deal_asks_for_deal() -> None:
+    second = "AH AS 8H 3D JS 6C AS 4S QD 2C 9D KH 10H"
+    error = fault(f"deal {TABLE}\n{second}\n")
+    assert error.code is LogErrorCode.DEAL_LEFT_OUT
+    assert (error.line, error.column, error.move) == (2, 1, 2)
+
+
+# ---------------------------------------------- the caret on the part of a move at fault
+
+
+def test_a_third_copy_in_a_deal_has_the_caret_on_that_card() -> None:
+    second = "deal 2C 7S 3S QH QC 3C 2D 7D 10D 9S 4S 9H 8D"  # 8D: dealt once before
+    text = f"deal {TABLE}\n{second}\n{second}\n*\n"
+    lines = report(text)
+    assert lines[0].startswith("-:3:43: move 3 'deal 2C 7S 3S QH QC 3C 2D 7D 10D 9S 4...': ")
+    assert "deal 3 names a third 8D: there are only two of each card" in lines[0]
+    assert lines[2] == " " * 44 + "^~"
+    error = fault(text)
+    assert (error.code, error.line, error.column, error.move) == (
+        LogErrorCode.ILLEGAL_MOVE,
+        3,
+        43,
+        3,
+    )
+
+
+def test_a_wrong_move_number_has_the_caret_under_the_number() -> None:
+    text = f"1. deal {TABLE}\n2. r9:AD>A 4. r13:AC>A\n"
+    lines = report(text)
+    assert lines == [
+        "-:2:12: move 3 'r13:AC>A': move 3 is numbered 4.: write 3.",
+        "  2. r9:AD>A 4. r13:AC>A",
+        "             ^~",
+    ]
+    error = fault(text)
+    assert (error.code, error.line, error.column, error.move, error.text) == (
+        LogErrorCode.MOVE_NUMBER,
+        2,
+        12,
+        3,
+        "r13:AC>A",
+    )
+    joined = fault(f"1.deal {TABLE}\n\n  22.r9:AD>A\n")
+    assert joined.message == "move 2 is numbered 22.: write 2."
+    assert (joined.line, joined.column) == (3, 3)

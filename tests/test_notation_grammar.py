@@ -254,14 +254,14 @@ def test_a_wrong_move_number_is_a_replay_error() -> None:
     assert result.moves == 2
     error = result.error
     assert error is not None
-    assert error.message == "move number 4. stands before move 3"
-    assert (error.line, error.column, error.move, error.text) == (3, 4, 3, "deal")
+    assert error.message == "move 3 is numbered 4.: write 3."
+    assert (error.line, error.column, error.move, error.text) == (3, 1, 3, "deal")  # at 4.
 
 
 def test_a_move_number_past_the_moves_is_a_replay_error() -> None:
     error = replay(one(HEAD + "12.deal *")).error
     assert error is not None
-    assert error.message == "move number 12. stands before move 1"
+    assert error.message == "move 1 is numbered 12.: write 1."
 
 
 # ------------------------------------------------------------- annotations
@@ -944,7 +944,7 @@ def test_errors_in_later_games_carry_file_positions_and_do_not_stop_the_next() -
         None,
         ("LogSyntaxError", 2, 7, 13, 31, "r4:QX>K"),
         ("LogRuleError", 3, 13, 25, 30, "r2:2H>K"),
-        ("LogRuleError", 4, 5, 33, 4, "deal"),
+        ("LogRuleError", 4, 5, 33, 1, "deal"),  # at its move number
         ("LogRuleError", 5, None, 46, 1, None),
         ("LogSyntaxError", 6, None, 47, 1, None),
         None,

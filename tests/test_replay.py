@@ -325,11 +325,14 @@ def test_physical_game_with_a_third_copy_of_a_card() -> None:
         "end the one before with its result token (won, lost or *) or begin this one with its "
         "tags"
     )
-    assert (error.line, error.column, error.move, error.text) == (
-        4,
-        1,
-        3,
-        text.splitlines()[3][:-2],
+    assert (
+        (error.line, error.column, error.move, error.text)
+        == (
+            4,
+            15,  # the caret under the third AS, not under deal
+            3,
+            text.splitlines()[3][:-2],
+        )
     )
 
 
@@ -355,7 +358,7 @@ def test_named_deal_is_checked_against_the_deal_tag() -> None:
     assert error.message == (
         f"deal 1 names KD for ray 13, but the deck deals KH there (this deal is {short_deal(1)})"
     )
-    assert (error.move, error.line, error.column) == (1, 2, 1)
+    assert (error.move, error.line, error.column) == (1, 2, 43)  # at KD, ray 13's card
     assert replay(one(f'[Deal "1"]\ndeal {short_deal(1)} deal {short_deal(1, first=1)} *')).valid
 
 

@@ -60,6 +60,8 @@ class Game:
     tag section or the end of the file). ``comments`` stand before the first move;
     ``final_comments`` follow the result of a file's last game. ``error`` is the syntax
     error that cut the game short, if any: ``moves`` then holds the moves before it.
+    ``text`` is the game's text as read, from ``line``:``column`` of its file (``None``
+    for a game not read from text): a fault in a part of a move is placed from it.
     """
 
     tags: tuple[Tag, ...] = ()
@@ -73,6 +75,7 @@ class Game:
     result_line: int | None = None
     result_column: int | None = None
     error: LogError | None = field(default=None, compare=False)
+    text: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of_moves(

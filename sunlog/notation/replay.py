@@ -8,13 +8,21 @@ a :class:`LogError` that says where and why.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 
 from sunlog.engine.board import DEALS, RAYS, Board, Stage, Status, Variant
 from sunlog.engine.cards import Card
 from sunlog.engine.deal import MAX_DEAL
-from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, clip
+from sunlog.engine.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveErrorCode,
+    clip,
+)
 from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import (
     END_OF_GAME,
@@ -24,6 +32,7 @@ from sunlog.notation.errors import (
     LogSyntaxError,
 )
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
+from sunlog.notation.places import card_place, number_place
 
 __all__ = ["MEANINGFUL_TAGS", "Replay", "check_result", "miscased_tags", "new_board", "replay"]
 
@@ -161,13 +170,7 @@ def replay(
     moves = game.moves if upto is None else game.moves[:upto]
     for i, gm in enumerate(moves, 1):
         if gm.number is not None and gm.number != i:
-            error: LogError | None = _move_error(
-                game,
-                i,
-                gm,
-                f"move number {gm.number}. stands before move {i}",
-                LogErrorCode.MOVE_NUMBER,
-            )
+            error: LogError | None = _number_error(game, i, gm)
             return Replay(game, board, i - 1, error, _forms(canonical, forms))
         try:
             if canonical:
@@ -181,6 +184,7 @@ def replay(
                 else LogErrorCode.ILLEGAL_MOVE
             )
             fault = _move_error(game, i, gm, message, code, at_end)
+            _at_card(fault, game, gm, board, exc)
             return Replay(game, board, i - 1, fault, _forms(canonical, forms))
         if observe is not None:
             observe(board)
@@ -193,6 +197,45 @@ def replay(
         if wrong is not None:
             return Replay(game, board, done, wrong, _forms(canonical, forms))
     return Replay(game, board, done, None, _forms(canonical, forms))
+
+
+def _number_error(game: Game, index: int, gm: GameMove) -> LogRuleError:
+    """A move number that is not its move's place in the game, said at the number:
+    ``move 21 is numbered 22.: write 21.``."""
+    place = number_place(game, gm)
+    written = place[0] if place is not None else f"{gm.number}."
+    message = f"move {index} is numbered {written}: write {index}."
+    error = _move_error(game, index, gm, message, LogErrorCode.MOVE_NUMBER)
+    if place is not None:
+        error.line, error.column = place[1], place[2]
+    return error
+
+
+def _at_card(error: LogError, game: Game, gm: GameMove, board: Board, exc: ValueError) -> None:
+    """A deal refused for one of its cards (a third copy, a card the deck does not deal
+    there): the error moved onto that card, where the game's text shows it."""
+    named = gm.move.cards
+    code = getattr(exc, "code", None)
+    if named is None or gm.move.kind is not MoveKind.DEAL:
+        return
+    if code is MoveErrorCode.THIRD_COPY:
+        seen = Counter(chain(*board.rays, *board.clouds, *board.foundations))
+        k = next((k for k, card in enumerate(named) if _third(seen, card)), None)
+    elif code is MoveErrorCode.DEAL_MISMATCH and board.stock is not None:
+        k = next(
+            (k for k, (a, b) in enumerate(zip(named, board.stock, strict=False)) if a != b), None
+        )
+    else:
+        return
+    place = None if k is None else card_place(game, gm, k)
+    if place is not None:
+        error.line, error.column = place[1], place[2]
+
+
+def _third(seen: Counter[Card], card: Card) -> bool:
+    """Count one more ``card``; whether that makes three."""
+    seen[card] += 1
+    return seen[card] > 2
 
 
 def _with_position(error: LogError, board: Board) -> LogError:

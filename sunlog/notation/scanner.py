@@ -20,6 +20,7 @@ from typing import Protocol
 from sunlog.engine.cards import Card, parse_card_spelling
 from sunlog.engine.errors import InvalidMoveError
 from sunlog.engine.moves import MAX_DIGITS, PARSED_MOVES, Move, MoveKind
+from sunlog.engine.rules import RAYS
 from sunlog.notation.tokens import KINDS, Token, tag_parts, unescape
 
 __all__ = ["Enough", "Sink", "Unfit", "read_tokens"]
@@ -217,6 +218,8 @@ def _close(
             tell(common[0], common[1], number, start)
             return
     if kind is MoveKind.DEAL:
+        if len(cards) > RAYS:
+            raise Unfit  # a deal names at most 13 cards: the 14th is the next move's (Lark's)
         move = Move.deal(cards or None)
     elif kind is MoveKind.WIND:
         move = Move.wind(cards or None)

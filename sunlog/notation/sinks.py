@@ -97,6 +97,7 @@ class GameSink:
             column=self.column,
             result_line=self.result_at[0],
             result_column=self.result_at[1],
+            text=self.place.text,
         )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any, NamedTuple, cast
 
@@ -230,7 +231,7 @@ def parse_game(text: str, line0: int, column0: int, index: int) -> Game:
     the move at fault, so that the error's ``move`` is one more than their number."""
     where = _Locator(line0, column0)
     try:
-        return _assemble(_parse_items(text), where, index)
+        return replace(_assemble(_parse_items(text), where, index), text=text)
     except _TokenError as exc:
         error, cut = _token_error(exc, text, where, index)
     except UnexpectedInput as exc:
@@ -256,6 +257,7 @@ def parse_game(text: str, line0: int, column0: int, index: int) -> Game:
         line=line0,
         column=column0,
         error=error,
+        text=text,
     )
 
 
