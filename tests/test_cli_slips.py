@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -308,3 +309,15 @@ def test_a_wrong_move_number_has_the_caret_under_the_number() -> None:
     joined = fault(f"1.deal {TABLE}\n\n  22.r9:AD>A\n")
     assert joined.message == "move 2 is numbered 22.: write 2."
     assert (joined.line, joined.column) == (3, 3)
+
+
+def test_sunlog_record_refuses_a_look_alike_letter_at_its_column(tmp_path: Path) -> None:
+    log = tmp_path / "game.sun"
+    result = run("record", str(log), "--deal", str(DEAL), input="deal\nr1:АC>A\nquit\n")
+    assert result.exit_code == 1  # off a terminal, a refused line is an error for scripts
+    lines = result.stderr.splitlines()
+    assert lines[:3] == [
+        "refused: move 2 'r1:АC>A': 'А' is the Cyrillic letter А, not the Latin A: write r1:AC>A",
+        "  r1:АC>A",
+        "     ^",
+    ]
