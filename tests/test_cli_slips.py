@@ -321,3 +321,18 @@ def test_sunlog_record_refuses_a_look_alike_letter_at_its_column(tmp_path: Path)
         "  r1:АC>A",
         "     ^",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("r9:AD>A {Привет\n", LogErrorCode.SYNTAX),  # a comment never closed, whatever it holds
+        ("r9:AD>A Привет\n", LogErrorCode.SYNTAX),  # Russian words are not the notation misspelled
+    ],
+)
+def test_cyrillic_text_that_is_no_notation_is_not_called_a_look_alike(
+    text: str, code: LogErrorCode
+) -> None:
+    error = fault(f"deal {TABLE} r13:AC>A\n{text}")
+    assert error.code is code
+    assert "Cyrillic" not in error.message

@@ -491,7 +491,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     else:
         follows = _NEXT_WORD.match(text, pos + len(word))
         next_word = follows.group(1) if follows else ""
-        alike = look_alike(word)
+        alike = look_alike(word) if _meant_as_notation(word) else None
         apart = None if alike else _apart_move(text, pos, word, floor)
         if apart is not None:  # deal AH > A: AH may have been read as a card of the deal
             pos, message, written = apart
@@ -553,6 +553,15 @@ def _readable(word: str) -> bool:
         or word.lower() in _KEYWORDS
         or result_regex().fullmatch(word)
     )
+
+
+def _meant_as_notation(word: str) -> bool:
+    """Whether ``word`` (no comment or tag) reads as the notation once its look-alike
+    letters are Latin, or is short or marked enough to be meant as a card or a card move
+    (``АC``, ``c3:АC>Ｋ``); a word of Russian text is not."""
+    if word[:1] in ("{", "[", ";"):
+        return False
+    return _readable(plain(word)) or ":" in word or ">" in word or len(word) <= 4
 
 
 _LINE_END = re.compile(r"[\n{;]")
