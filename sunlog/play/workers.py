@@ -22,10 +22,13 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any, TypeVar
+
+_R = TypeVar("_R")
 
 #: prctl's option that sends a signal to a process when its parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
@@ -105,3 +108,31 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
         finally:
             if before is not None:
                 signal.signal(signal.SIGTERM, before)
+
+
+#: Tasks pending per worker process: enough to keep each busy, few enough to keep memory
+#: flat however many tasks there are.
+WINDOW = 4
+
+
+def pooled(
+    jobs: int, function: Callable[..., _R], calls: Iterable[tuple[Any, ...]]
+) -> Iterator[_R]:
+    """``function(*args)`` for each ``args`` of ``calls`` in :func:`worker_pool` of ``jobs``
+    processes, at most ``jobs * WINDOW`` at once; the results as they finish, in any order.
+
+    Closed early (Ctrl-C, or a consumer that stops), it ends the workers at once.
+    """
+    with worker_pool(jobs) as pool:
+        todo = iter(calls)
+        running: set[Future[_R]] = set()
+        while True:
+            for args in todo:
+                running.add(pool.submit(function, *args))
+                if len(running) >= jobs * WINDOW:
+                    break
+            if not running:
+                return
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
