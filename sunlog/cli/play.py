@@ -124,6 +124,31 @@ def _batch_bar(
     return bar, update
 
 
+def _search_spinner(text: str) -> tuple[RichProgress, Callable[[int], None]] | None:
+    """A rich spinner on stderr (a terminal) while the solver searches, with ``text``: what
+    it does, ``{nodes:,}`` the positions searched so far, and the budget. ``None`` off a
+    terminal: nothing is drawn there."""
+    if not common.stderr_is_terminal():
+        return None
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from sunlog.cli.checking import stderr_bar
+
+    bar = stderr_bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    task = bar.add_task(text.format(nodes=0), total=None)
+    bar.start()
+
+    def update(nodes: int) -> None:
+        bar.update(task, description=text.format(nodes=nodes))
+
+    return bar, update
+
+
+def _budget_text(timeout: float | None) -> str:
+    """The time part of a search budget, if there is one."""
+    return "" if timeout is None else f", {timeout:g} s at most"
+
+
 def _solve_batch(
     deals_text: str,
     variant: str,
@@ -463,10 +488,21 @@ def solve(
         board = Board(kind, deal=deal)
         tags = (Tag("Variant", kind.value), Tag("Deal", str(deal)))
         played = []
+    what = f"deal {deal} ({variant.value})" if path is None else "this position"
+    budget = f"{max_nodes:,} positions{_budget_text(timeout)}"
+    shown = _search_spinner(f"solving {what}: {{nodes:,}} of at most {budget}")
     try:
-        result = solve_position(board, max_nodes=max_nodes, timeout=timeout)
+        result = solve_position(
+            board,
+            max_nodes=max_nodes,
+            timeout=timeout,
+            progress=None if shown is None else shown[1],
+        )
     except ValueError as exc:
         raise CliError(str(exc), path=path) from None
+    finally:
+        if shown is not None:
+            shown[0].stop()
     log = None
     if result.line is not None:
         from sunlog.notation.writer import write_game
@@ -510,10 +546,21 @@ def analyze(
 
     chosen, replayed = load(path, game, None)
     moves = [gm.move for gm in chosen.moves]
+    budget = f"at most {max_nodes:,} a search{_budget_text(timeout)}"
+    shown = _search_spinner(f"analyzing {len(moves)} moves: {{nodes:,}} positions ({budget})")
     try:
-        found = analyze_game(new_board(chosen), moves, max_nodes=max_nodes, timeout=timeout)
+        found = analyze_game(
+            new_board(chosen),
+            moves,
+            max_nodes=max_nodes,
+            timeout=timeout,
+            progress=None if shown is None else shown[1],
+        )
     except ValueError as exc:
         raise CliError(str(exc), path=path) from None
+    finally:
+        if shown is not None:
+            shown[0].stop()
     if json_out:
         common.json_line({"path": path, "game": chosen.index, **found.to_json()})
         return

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
+from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
@@ -39,7 +40,10 @@ from sunlog.play.solverstate import (
     want_table,
 )
 
-__all__ = ["Limit", "Searcher"]
+__all__ = ["PROGRESS_NODES", "Limit", "Searcher"]
+
+#: How often a search calls its ``progress``: every this many positions visited.
+PROGRESS_NODES = 4096
 
 
 class Limit(Exception):
@@ -56,8 +60,10 @@ class Searcher:
         timeout: float | None,
         known_lost: set[bytes] | None = None,
         prune: bool = True,
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         self.variant = board.variant
+        self.progress = progress
         self.reduce = prune  # independent cards: a closed set of suits first (docs/solver.md)
         self.prune = prune  # the lost-proofs and safe moves after the wind (docs/solver.md)
         self.sun3 = board.rules.two_aces_piles
@@ -458,12 +464,14 @@ class Searcher:
         return [m for m in found if best >> SUIT[m[4]] & 1]
 
     def _count(self) -> None:
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+        """One more position visited: raises :class:`Limit` when the budget is spent, and
+        tells ``progress`` the count every :data:`PROGRESS_NODES` positions."""
+        nodes = self.nodes = self.nodes + 1
+        if self.max_nodes is not None and nodes >= self.max_nodes:
             raise Limit
-        if (
-            self.deadline is not None
-            and not self.nodes & 1023
-            and time.perf_counter() > self.deadline
-        ):
+        if nodes & 1023:
+            return
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Limit
+        if self.progress is not None and not nodes % PROGRESS_NODES:
+            self.progress(nodes)

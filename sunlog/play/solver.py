@@ -15,7 +15,7 @@ on a real :class:`~sunlog.engine.board.Board`, which writes the canonical moves 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sunlog.engine.board import DEALS, Board, Status, Variant
 from sunlog.engine.moves import Move
@@ -47,15 +47,18 @@ def solve(
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> SolveResult:
     """Can ``board``'s position still be won? Search within ``max_nodes`` positions and
     ``timeout`` seconds (``None``: no limit).
 
     With a deal number the wind row is the deal's own (SPEC 4.4). Without one the player
     names the row (SPEC 3.5), so any position before the wind is won by naming a good one.
-    Raises ``ValueError`` when the deck is unknown and deals remain.
+    ``progress``, if given, is called with the positions searched so far every few
+    thousand positions (an exception it raises, such as KeyboardInterrupt, ends the
+    search). Raises ``ValueError`` when the deck is unknown and deals remain.
     """
-    return _solve(board, max_nodes=max_nodes, timeout=timeout)
+    return _solve(board, max_nodes=max_nodes, timeout=timeout, progress=progress)
 
 
 def _solve(
@@ -65,6 +68,7 @@ def _solve(
     timeout: float | None,
     known_lost: set[bytes] | None = None,
     prune: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> SolveResult:
     start = time.perf_counter()
     deal, variant = board.deal_number, board.variant.value
@@ -79,7 +83,7 @@ def _solve(
         )
     if board.deck is None and board.deals < DEALS:
         raise ValueError("the deck is not known: the solver needs a Deal or Deck tag")
-    searcher = Searcher(board, max_nodes, timeout, known_lost, prune)
+    searcher = Searcher(board, max_nodes, timeout, known_lost, prune, progress)
     root = State.from_board(board)
     found: list[Step] | None = None
     try:
@@ -122,6 +126,7 @@ def analyze(
     *,
     max_nodes: int | None = ANALYZE_MAX_NODES,
     timeout: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Analysis:
     """Find where a recorded game lost its win: the last position still winnable, the move
     played from it, and a winning continuation from there.
@@ -129,18 +134,32 @@ def analyze(
     ``initial`` is the position before ``moves`` (usually a fresh board). Winnability only
     ever goes from yes to no along a game, so positions are probed from the end backwards
     in growing steps, then by bisection: a few searches, each within the given limits.
+    ``progress``, if given, is called with the positions searched so far by all of them,
+    every few thousand positions and after each search.
     """
     start = time.perf_counter()
     n = len(moves)
     boards = _Positions(initial, moves)
     results: dict[int, SolveResult] = {}
     known_lost: set[bytes] = set()
+    searched = 0  # positions of the searches done
+
+    def told(nodes: int) -> None:
+        if progress is not None:
+            progress(searched + nodes)
 
     def probe(k: int) -> Verdict:
+        nonlocal searched
         if k not in results:
-            results[k] = _solve(
-                boards.at(k), max_nodes=max_nodes, timeout=timeout, known_lost=known_lost
+            results[k] = found = _solve(
+                boards.at(k),
+                max_nodes=max_nodes,
+                timeout=timeout,
+                known_lost=known_lost,
+                progress=None if progress is None else told,
             )
+            searched += found.nodes
+            told(0)
         return results[k].verdict
 
     lo: int | None = None
