@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ptykit
 import pytest
 
 from sunlog.engine.board import Board
@@ -54,7 +55,7 @@ def test_analyze_counts_the_positions_of_all_its_searches() -> None:
 def spawn(*args: str) -> str:
     """Run ``sunlog ARGS`` in a pseudo-terminal of 24x80; everything it wrote."""
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(
+    child = ptykit.spawn(
         sys.executable,
         ["-m", "sunlog", *args],
         cwd=str(ROOT),

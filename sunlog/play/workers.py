@@ -17,6 +17,7 @@ in the parent as Ctrl-C is, so that ``kill PID`` stops a run as cleanly as Ctrl-
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
@@ -29,6 +30,12 @@ from types import FrameType
 from typing import Any, TypeVar
 
 _R = TypeVar("_R")
+
+#: How worker processes start: a fresh interpreter each. Forking a process that runs
+#: threads (a progress bar's, a test runner's) can deadlock the child, and Python 3.12
+#: warns of it; a forkserver's workers would not be this process's children, which the
+#: clean-up below relies on.
+START_METHOD = "spawn"
 
 #: prctl's option that sends a signal to a process when its parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
@@ -96,7 +103,12 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     """
     main = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, _interrupt) if main else None
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context(START_METHOD),
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
     try:
         yield pool
     except BaseException:
