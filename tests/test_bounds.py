@@ -18,7 +18,7 @@ from sunlog.engine.board import Board, Status
 from sunlog.engine.cards import CARDS
 from sunlog.engine.moves import Move, MoveKind, Place, Target
 from sunlog.play.bounds import clearable, row_blocked
-from sunlog.play.search import Limit, Searcher
+from sunlog.play.search import Limit, Limits, Searcher
 from sunlog.play.solver import Verdict, _solve
 from sunlog.play.solverstate import DEAL, SUN_FIT, State
 
@@ -61,8 +61,8 @@ def test_a_row_is_blocked_when_one_suit_is() -> None:
 def test_the_bound_proves_a_row_lost_before_any_search() -> None:
     board = play_trivial("sun-2", 4)
     board.push(Move.wind(c("4C AC 3C 2C")))
-    pruned = _solve(board, max_nodes=None, timeout=None)
-    plain = _solve(board, max_nodes=None, timeout=None, prune=False)
+    pruned = _solve(board, Limits())
+    plain = _solve(board, Limits(), prune=False)
     assert pruned.verdict is plain.verdict is Verdict.LOST
     assert pruned.nodes < plain.nodes
 
@@ -102,8 +102,8 @@ def test_pruned_and_unpruned_searches_agree_after_the_wind(variant: str) -> None
     seen = {Verdict.WON: 0, Verdict.LOST: 0}
     saved = checked = 0
     for board in small_endgames(variant, rng, 60):
-        pruned = _solve(board, max_nodes=None, timeout=None)
-        plain = _solve(board, max_nodes=None, timeout=None, prune=False)
+        pruned = _solve(board, Limits())
+        plain = _solve(board, Limits(), prune=False)
         assert pruned.verdict is plain.verdict, board.to_json()
         expected = None if sun3 else rules_verdict(board)
         if expected is not None:
@@ -120,7 +120,7 @@ def test_pruned_and_unpruned_searches_agree_after_the_wind(variant: str) -> None
 
 def root_moves(board: Board, prune: bool) -> int:
     """How many moves the search tries from ``board``'s position."""
-    searcher = Searcher(board, None, None, prune=prune)
+    searcher = Searcher(board, prune=prune)
     return sum(map(len, searcher.moves(State.from_board(board))))
 
 
@@ -136,8 +136,8 @@ def rules_verdict(board: Board) -> bool | None:
 def test_pruning_keeps_the_verdict_of_early_winds(variant: str, deal: int) -> None:
     """The wind blown at the first moment it may, after greedy play of a real deal."""
     board = greedy_to_the_wind(Board(variant, deal=deal))
-    pruned = _solve(board, max_nodes=200_000, timeout=None)
-    plain = _solve(board, max_nodes=200_000, timeout=None, prune=False)
+    pruned = _solve(board, Limits(200_000))
+    plain = _solve(board, Limits(200_000), prune=False)
     assert pruned.verdict is plain.verdict
     assert pruned.nodes <= plain.nodes
 
@@ -178,10 +178,10 @@ def test_lost_verdicts_on_deals_1_to_200_hold_without_pruning(variant: str) -> N
         before = greedy_to_the_wind(Board(variant, deal=deal), blow=False)
         after = greedy_to_the_wind(before)
         for board in (before, after):
-            pruned = _solve(board, max_nodes=20_000, timeout=None)
+            pruned = _solve(board, Limits(20_000))
             if pruned.verdict is not Verdict.LOST:
                 continue
-            plain = _solve(board, max_nodes=500_000, timeout=None, prune=False)
+            plain = _solve(board, Limits(500_000), prune=False)
             assert plain.verdict is Verdict.LOST, (variant, deal, board.to_json())
             lost += 1
     assert lost >= DEALS_CHECKED // 4, lost
@@ -210,7 +210,7 @@ class _Exits(Searcher):
 def exits(board: Board, level: int | None, reduce: bool) -> tuple[bool, set[bytes], int] | None:
     """Whether the search round ``level`` wins, the exits it met and the positions it
     searched; ``None`` when the round needs more than 30,000 positions."""
-    searcher = _Exits(board, 30_000, None)
+    searcher = _Exits(board, Limits(30_000))
     searcher.reduce = reduce  # the other prunings stay: they decide what an exit is
     searcher.exits = set()
     try:
@@ -276,7 +276,7 @@ def test_independent_cards_never_hide_the_wind() -> None:
             board.push(Move(MoveKind.CARD, n, board.rays[n - 1][-1], Place.RAY, target=target))
     board.push(Move.gather(12))
     assert [len(r) for r in board.rays] == [0] * 12 + [1] and board.clouds == [[CARDS[0]]]
-    searcher = Searcher(board, None, None)
+    searcher = Searcher(board)
     state = State.from_board(board)
     found = searcher.moves(state)[0]
     assert sorted(m[4] for m in found) == [0, 39]  # AS from the cloud, AC from ray 13

@@ -357,7 +357,7 @@ def _check_model(board: Board) -> None:
     then the move, so the rules' side gathers the successors of every position reachable
     by shifts alone (which are all one position to the solver).
     """
-    searcher = Searcher(board, None, None, prune=False)  # prunings: tests/test_bounds.py
+    searcher = Searcher(board, prune=False)  # prunings: tests/test_bounds.py
     state = State.from_board(board)
     found, actions, parks = searcher.moves(state)
     mine = {searcher.key(searcher.child(state, m)) for m in found + actions + parks}
@@ -440,9 +440,9 @@ def test_gathering_empty_rays(variant: str) -> None:
     _check_model(board)
     board.push(Move.gather(1))
     _check_model(board)
-    key_1 = Searcher(board, None, None).key(State.from_board(board))
+    key_1 = Searcher(board).key(State.from_board(board))
     board.push(Move.gather(2))
-    key_2 = Searcher(board, None, None).key(State.from_board(board))
+    key_2 = Searcher(board).key(State.from_board(board))
     assert (key_1 == key_2) == (variant != "sun-3")
 
 
@@ -488,9 +488,9 @@ def test_search_key_merges_splits_between_foundations() -> None:
     board = Board("sun", deal=5)
     for move in line:
         if move.source in (Place.ACES, Place.KINGS):
-            before = Searcher(board, None, None).key(State.from_board(board))
+            before = Searcher(board).key(State.from_board(board))
             board.push(move)
-            after = Searcher(board, None, None).key(State.from_board(board))
+            after = Searcher(board).key(State.from_board(board))
             assert before == after and position_key(board) != before
         else:
             board.push(move)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from bisect import bisect_right
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
@@ -40,7 +41,7 @@ from sunlog.play.solverstate import (
     want_table,
 )
 
-__all__ = ["PROGRESS_NODES", "Limit", "Searcher"]
+__all__ = ["NO_LIMITS", "PROGRESS_NODES", "Limit", "Limits", "Searcher"]
 
 #: How often a search calls its ``progress``: every this many positions visited.
 PROGRESS_NODES = 4096
@@ -50,20 +51,32 @@ class Limit(Exception):
     """The node or time budget ran out."""
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What a search may spend (``None``: no limit), and whom it tells how far it has got:
+    ``progress`` is called with the positions visited every :data:`PROGRESS_NODES`."""
+
+    max_nodes: int | None = None
+    timeout: float | None = None
+    progress: Callable[[int], None] | None = None
+
+
+#: A search without limits, that tells nobody.
+NO_LIMITS = Limits()
+
+
 class Searcher:
     """Depth-first search with a table of visited positions, for one variant and deck."""
 
     def __init__(
         self,
         board: Board,
-        max_nodes: int | None,
-        timeout: float | None,
+        limits: Limits = NO_LIMITS,
         known_lost: set[bytes] | None = None,
         prune: bool = True,
-        progress: Callable[[int], None] | None = None,
     ) -> None:
         self.variant = board.variant
-        self.progress = progress
+        self.progress = limits.progress
         self.reduce = prune  # independent cards: a closed set of suits first (docs/solver.md)
         self.prune = prune  # the lost-proofs and safe moves after the wind (docs/solver.md)
         self.sun3 = board.rules.two_aces_piles
@@ -79,7 +92,8 @@ class Searcher:
             for _ in range(103):
                 rng.next()
             self.wind_state = rng.state
-        self.max_nodes = max_nodes
+        self.max_nodes = limits.max_nodes
+        timeout = limits.timeout
         self.deadline = None if timeout is None else time.perf_counter() + timeout
         self.nodes = 0
         self.cut = False

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from sunlog.engine.board import DEALS, Board, Status, Variant
 from sunlog.engine.moves import Move
 from sunlog.play.realize import realize
-from sunlog.play.search import Limit, Searcher
+from sunlog.play.search import Limit, Limits, Searcher
 from sunlog.play.solverstate import State, Step, position_key
 from sunlog.play.verdicts import Analysis, SolveResult, Verdict
 
@@ -58,17 +58,11 @@ def solve(
     thousand positions (an exception it raises, such as KeyboardInterrupt, ends the
     search). Raises ``ValueError`` when the deck is unknown and deals remain.
     """
-    return _solve(board, max_nodes=max_nodes, timeout=timeout, progress=progress)
+    return _solve(board, Limits(max_nodes, timeout, progress))
 
 
 def _solve(
-    board: Board,
-    *,
-    max_nodes: int | None,
-    timeout: float | None,
-    known_lost: set[bytes] | None = None,
-    prune: bool = True,
-    progress: Callable[[int], None] | None = None,
+    board: Board, limits: Limits, *, known_lost: set[bytes] | None = None, prune: bool = True
 ) -> SolveResult:
     start = time.perf_counter()
     deal, variant = board.deal_number, board.variant.value
@@ -83,7 +77,7 @@ def _solve(
         )
     if board.deck is None and board.deals < DEALS:
         raise ValueError("the deck is not known: the solver needs a Deal or Deck tag")
-    searcher = Searcher(board, max_nodes, timeout, known_lost, prune, progress)
+    searcher = Searcher(board, limits, known_lost, prune)
     root = State.from_board(board)
     found: list[Step] | None = None
     try:
@@ -148,16 +142,12 @@ def analyze(
         if progress is not None:
             progress(searched + nodes)
 
+    limits = Limits(max_nodes, timeout, None if progress is None else told)
+
     def probe(k: int) -> Verdict:
         nonlocal searched
         if k not in results:
-            results[k] = found = _solve(
-                boards.at(k),
-                max_nodes=max_nodes,
-                timeout=timeout,
-                known_lost=known_lost,
-                progress=None if progress is None else told,
-            )
+            results[k] = found = _solve(boards.at(k), limits, known_lost=known_lost)
             searched += found.nodes
             told(0)
         return results[k].verdict
