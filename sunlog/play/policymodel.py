@@ -12,7 +12,6 @@ by :func:`~sunlog.engine.rules.gather_out`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
 from sunlog.engine.board import DEALS, RAYS, Board, Stage
 from sunlog.engine.rules import NEXT_RANK, PileKind, gather_out
@@ -31,25 +30,52 @@ Step = tuple[int, ...]
 Spot = tuple[int, int, int, int]  # (kind, index, pos, card)
 
 
-@dataclass(slots=True)
 class Model:
-    """The position as plain lists and ints: cheap to copy and to play forward."""
+    """The position as plain lists and ints: cheap to copy and to play forward.
 
-    #: sun-3: two aces piles a suit (else an aces and a kings pile).
-    three: bool
-    #: Stage 2 exists: rays can be opened (not in sun-2).
-    has_stage2: bool
-    rays: list[list[int]]
-    clouds: list[list[int]]
-    wind: list[int] | None
-    lo: list[int]
-    hi: list[int]
-    placed: int
-    deals: int
-    opened: int
-    open_ray: int
-    gathered: int
-    stage: int
+    ``three``: sun-3 (two aces piles a suit, else an aces and a kings pile);
+    ``has_stage2``: rays can be opened (not in sun-2).
+    """
+
+    # Not a dataclass: the lookahead copies one for each play-out, and compiled by mypyc a
+    # dataclass's generated __init__ stays interpreted.
+    __slots__ = (
+        "clouds",
+        "deals",
+        "gathered",
+        "has_stage2",
+        "hi",
+        "lo",
+        "open_ray",
+        "opened",
+        "placed",
+        "rays",
+        "stage",
+        "three",
+        "wind",
+    )
+
+    def __init__(
+        self,
+        three: bool,
+        has_stage2: bool,
+        rays: list[list[int]],
+        clouds: list[list[int]],
+        wind: list[int] | None,
+        lo: list[int],
+        hi: list[int],
+        placed: int,
+        deals: int,
+        opened: int,
+        open_ray: int,
+        gathered: int,
+        stage: int,
+    ) -> None:
+        self.three, self.has_stage2 = three, has_stage2  # the variant
+        self.rays, self.clouds, self.wind = rays, clouds, wind  # the table
+        self.lo, self.hi, self.placed = lo, hi, placed  # the foundations
+        self.deals, self.opened, self.open_ray = deals, opened, open_ray  # the stages
+        self.gathered, self.stage = gathered, stage
 
     @classmethod
     def from_board(cls, board: Board) -> Model:
