@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import ptykit
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -319,7 +320,7 @@ def test_the_progress_bar_is_for_terminals_only(tmp_path: Path) -> None:
 def test_a_terminal_shows_the_progress_and_the_running_interval(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     out = tmp_path / "r.jsonl"
-    child = pexpect.spawn(
+    child = ptykit.spawn(
         sys.executable,
         [
             "-m",
@@ -353,7 +354,7 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes(
     pexpect = pytest.importorskip("pexpect")
     out = tmp_path / "r.jsonl"
     args = ["solve", "--deals", "1-8", "--max-nodes", "3000", "-j", "2", "-o", str(out)]
-    child = pexpect.spawn(
+    child = ptykit.spawn(
         sys.executable, ["-m", "sunlog", *args], cwd=str(ROOT), encoding="utf-8", timeout=120
     )
     deadline = time.monotonic() + 120

@@ -18,7 +18,9 @@ from sunlog.engine.board import Board, Status
 from sunlog.engine.cards import CARDS
 from sunlog.engine.moves import Move, MoveKind, Place, Target
 from sunlog.play.bounds import clearable, row_blocked
-from sunlog.play.solver import _DEAL, _SUN_FIT, Verdict, _Limit, _Searcher, _solve, _State
+from sunlog.play.search import Limit, Limits, Searcher
+from sunlog.play.solver import Verdict, _solve
+from sunlog.play.solverstate import DEAL, SUN_FIT, State
 
 
 def codes(text: str) -> bytes:
@@ -32,35 +34,35 @@ def suit_code(aces: int, kings: int) -> int:
 
 def test_a_suit_row_in_order_clears() -> None:
     # Aces pile complete, kings pile down to 5C (K..5, 9 cards): 4C 3C 2C AC from either end.
-    assert clearable(codes("4C 3C 2C AC"), suit_code(13, 9), _SUN_FIT)
-    assert clearable(codes("AC 2C 3C 4C"), suit_code(13, 9), _SUN_FIT)
-    assert clearable(codes("4C 2C AC 3C"), suit_code(13, 9), _SUN_FIT)
+    assert clearable(codes("4C 3C 2C AC"), suit_code(13, 9), SUN_FIT)
+    assert clearable(codes("AC 2C 3C 4C"), suit_code(13, 9), SUN_FIT)
+    assert clearable(codes("4C 2C AC 3C"), suit_code(13, 9), SUN_FIT)
 
 
 def test_a_suit_row_out_of_order_is_blocked() -> None:
     # After 4C the ends are AC and 2C, and the kings pile wants 3C.
-    assert not clearable(codes("4C AC 3C 2C"), suit_code(13, 9), _SUN_FIT)
-    assert not clearable(codes("2C 3C"), suit_code(13, 9), _SUN_FIT)
+    assert not clearable(codes("4C AC 3C 2C"), suit_code(13, 9), SUN_FIT)
+    assert not clearable(codes("2C 3C"), suit_code(13, 9), SUN_FIT)
 
 
 def test_both_piles_of_a_suit_count() -> None:
     # Aces up to 4C, kings down to 7C: 5C and 6C are each wanted twice.
     row = codes("5C 4C 3C 2C AC 7C 8C 9C 10C JC QC KC 6C 6C 5C")
-    assert not clearable(codes("5C 4C"), suit_code(4, 7), _SUN_FIT)
-    assert clearable(row, suit_code(4, 7), _SUN_FIT)
+    assert not clearable(codes("5C 4C"), suit_code(4, 7), SUN_FIT)
+    assert clearable(row, suit_code(4, 7), SUN_FIT)
 
 
 def test_a_row_is_blocked_when_one_suit_is() -> None:
     found = bytes((suit_code(13, 13),) * 3 + (suit_code(13, 9),))
-    assert row_blocked(codes("4C AC 3C 2C"), found, _SUN_FIT)
-    assert not row_blocked(codes("4C 2C AC 3C"), found, _SUN_FIT)
+    assert row_blocked(codes("4C AC 3C 2C"), found, SUN_FIT)
+    assert not row_blocked(codes("4C 2C AC 3C"), found, SUN_FIT)
 
 
 def test_the_bound_proves_a_row_lost_before_any_search() -> None:
     board = play_trivial("sun-2", 4)
     board.push(Move.wind(c("4C AC 3C 2C")))
-    pruned = _solve(board, max_nodes=None, timeout=None)
-    plain = _solve(board, max_nodes=None, timeout=None, prune=False)
+    pruned = _solve(board, Limits())
+    plain = _solve(board, Limits(), prune=False)
     assert pruned.verdict is plain.verdict is Verdict.LOST
     assert pruned.nodes < plain.nodes
 
@@ -100,8 +102,8 @@ def test_pruned_and_unpruned_searches_agree_after_the_wind(variant: str) -> None
     seen = {Verdict.WON: 0, Verdict.LOST: 0}
     saved = checked = 0
     for board in small_endgames(variant, rng, 60):
-        pruned = _solve(board, max_nodes=None, timeout=None)
-        plain = _solve(board, max_nodes=None, timeout=None, prune=False)
+        pruned = _solve(board, Limits())
+        plain = _solve(board, Limits(), prune=False)
         assert pruned.verdict is plain.verdict, board.to_json()
         expected = None if sun3 else rules_verdict(board)
         if expected is not None:
@@ -118,8 +120,8 @@ def test_pruned_and_unpruned_searches_agree_after_the_wind(variant: str) -> None
 
 def root_moves(board: Board, prune: bool) -> int:
     """How many moves the search tries from ``board``'s position."""
-    searcher = _Searcher(board, None, None, prune=prune)
-    return sum(map(len, searcher.moves(_State.from_board(board))))
+    searcher = Searcher(board, prune=prune)
+    return sum(map(len, searcher.moves(State.from_board(board))))
 
 
 def rules_verdict(board: Board) -> bool | None:
@@ -134,8 +136,8 @@ def rules_verdict(board: Board) -> bool | None:
 def test_pruning_keeps_the_verdict_of_early_winds(variant: str, deal: int) -> None:
     """The wind blown at the first moment it may, after greedy play of a real deal."""
     board = greedy_to_the_wind(Board(variant, deal=deal))
-    pruned = _solve(board, max_nodes=200_000, timeout=None)
-    plain = _solve(board, max_nodes=200_000, timeout=None, prune=False)
+    pruned = _solve(board, Limits(200_000))
+    plain = _solve(board, Limits(200_000), prune=False)
     assert pruned.verdict is plain.verdict
     assert pruned.nodes <= plain.nodes
 
@@ -176,10 +178,10 @@ def test_lost_verdicts_on_deals_1_to_200_hold_without_pruning(variant: str) -> N
         before = greedy_to_the_wind(Board(variant, deal=deal), blow=False)
         after = greedy_to_the_wind(before)
         for board in (before, after):
-            pruned = _solve(board, max_nodes=20_000, timeout=None)
+            pruned = _solve(board, Limits(20_000))
             if pruned.verdict is not Verdict.LOST:
                 continue
-            plain = _solve(board, max_nodes=500_000, timeout=None, prune=False)
+            plain = _solve(board, Limits(500_000), prune=False)
             assert plain.verdict is Verdict.LOST, (variant, deal, board.to_json())
             lost += 1
     assert lost >= DEALS_CHECKED // 4, lost
@@ -191,16 +193,16 @@ DEALS_CHECKED = 200
 # ------------------------------------------- independent cards (before and after the wind)
 
 
-class _Exits(_Searcher):
+class _Exits(Searcher):
     """A searcher that records the exits of the card-moves-only stretches: the positions
     it searched where a stage action (or the wind) was among the moves tried, or no card
     fits at all."""
 
     exits: set[bytes]
 
-    def _children(self, s: _State, budget: int) -> list[tuple[tuple[int, ...], int]]:
+    def _children(self, s: State, budget: int) -> list[tuple[tuple[int, ...], int]]:
         out = super()._children(s, budget)
-        if not self.moves(s)[0] or any(move[0] >= _DEAL for move, _ in out):
+        if not self.moves(s)[0] or any(move[0] >= DEAL for move, _ in out):
             self.exits.add(self.key(s))
         return out
 
@@ -208,19 +210,19 @@ class _Exits(_Searcher):
 def exits(board: Board, level: int | None, reduce: bool) -> tuple[bool, set[bytes], int] | None:
     """Whether the search round ``level`` wins, the exits it met and the positions it
     searched; ``None`` when the round needs more than 30,000 positions."""
-    searcher = _Exits(board, 30_000, None)
+    searcher = _Exits(board, Limits(30_000))
     searcher.reduce = reduce  # the other prunings stay: they decide what an exit is
     searcher.exits = set()
     try:
-        won = searcher.search(_State.from_board(board), level) is not None
-    except _Limit:
+        won = searcher.search(State.from_board(board), level) is not None
+    except Limit:
         return None
     return won, searcher.exits, searcher.nodes
 
 
 @pytest.mark.skipif(
     sunlog.engine.COMPILED,
-    reason="records exits by subclassing the solver's _Searcher, which a compiled build does "
+    reason="records exits by subclassing the solver's Searcher, which a compiled build does "
     "not allow (interpreted classes cannot inherit from compiled ones); the source is the "
     "same, and the pure build runs it",
 )
@@ -274,8 +276,8 @@ def test_independent_cards_never_hide_the_wind() -> None:
             board.push(Move(MoveKind.CARD, n, board.rays[n - 1][-1], Place.RAY, target=target))
     board.push(Move.gather(12))
     assert [len(r) for r in board.rays] == [0] * 12 + [1] and board.clouds == [[CARDS[0]]]
-    searcher = _Searcher(board, None, None)
-    state = _State.from_board(board)
+    searcher = Searcher(board)
+    state = State.from_board(board)
     found = searcher.moves(state)[0]
     assert sorted(m[4] for m in found) == [0, 39]  # AS from the cloud, AC from ray 13
     assert 39 in [m[4] for m in searcher._persistent(state, found)]

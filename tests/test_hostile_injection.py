@@ -16,6 +16,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import ptykit
 import pytest
 from rich.console import Console
 from typer.testing import CliRunner
@@ -199,7 +200,7 @@ def test_replay_on_a_real_terminal_passes_no_escape_from_the_log(tmp_path: Path)
     pexpect = pytest.importorskip("pexpect")
     log = hostile_log(tmp_path, [" ".join(TERMINAL_PAYLOADS)])
     drawn = io.BytesIO()
-    child = pexpect.spawn(
+    child = ptykit.spawn(
         sys.executable,
         ["-m", "sunlog", "replay", str(log)],
         env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "60"},

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import ptykit
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
@@ -31,7 +32,7 @@ def recorders() -> Iterator[list[Any]]:
 
 
 def record(started: list[Any], log: Path, *extra: str) -> Any:
-    child = pexpect.spawn(
+    child = ptykit.spawn(
         sys.executable,
         ["-m", "sunlog", "record", str(log), *extra],
         dimensions=(24, 80),

@@ -78,11 +78,6 @@ def test_what_is_not_a_regular_file_is_refused_by_its_path(tmp_path: Path, devic
     assert "Traceback" not in ran.stderr and "seekable" not in ran.stderr
 
 
-@pytest.mark.skipif(
-    os.environ.get("SUNLOG_BUILD") == "compiled",
-    reason="known bug: a Ctrl-C that lands inside the mypyc-compiled solver can abort the "
-    "process ('fatal: out of memory', SIGABRT) instead of saying 'interrupted'",
-)
 def test_the_whole_documented_range_runs(tmp_path: Path) -> None:
     """``--deals 0-18446744073709551615``: 2^64 deals, more than len() can count."""
     path = tmp_path / "r.jsonl"

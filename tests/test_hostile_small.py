@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ptykit
 import pytest
 
 EMPTY = "sunlog: an empty path names no file (is a variable unset?)"
@@ -46,7 +47,7 @@ def test_fmt_on_a_terminal_shows_escape_and_bell_as_stand_ins(tmp_path: Path) ->
     pexpect = pytest.importorskip("pexpect")
     log = tmp_path / "esc.sun"
     log.write_text('[Deal "1"]\n\ndeal { a\x1b[31mred\x07 }\n*\n')
-    child = pexpect.spawn(
+    child = ptykit.spawn(
         sys.executable, ["-m", "sunlog", "fmt", str(log)], encoding="utf-8", timeout=30
     )
     child.expect(pexpect.EOF)
@@ -62,7 +63,7 @@ def test_ctrl_c_at_the_record_prompt_quits_as_limits_md_says(tmp_path: Path) -> 
     pexpect = pytest.importorskip("pexpect")
     log = tmp_path / "game.sun"
     env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}
-    child = pexpect.spawn(
+    child = ptykit.spawn(
         sys.executable,
         ["-m", "sunlog", "record", str(log), "--deal", "7"],
         dimensions=(24, 80),

@@ -17,17 +17,17 @@ from hypothesis import strategies as st
 from sunlog.engine.board import Board, Stage, Status
 from sunlog.engine.cards import CARDS, Card
 from sunlog.engine.moves import Move, MoveKind, Place, Target
+from sunlog.play.search import Searcher
 from sunlog.play.solver import (
     Analysis,
     SolveResult,
     Verdict,
-    _Searcher,
-    _State,
     analyze,
     position_key,
     solve,
     solve_deal,
 )
+from sunlog.play.solverstate import State
 
 VARIANTS = ("sun", "sun-2", "sun-3")
 
@@ -357,8 +357,8 @@ def _check_model(board: Board) -> None:
     then the move, so the rules' side gathers the successors of every position reachable
     by shifts alone (which are all one position to the solver).
     """
-    searcher = _Searcher(board, None, None, prune=False)  # prunings: tests/test_bounds.py
-    state = _State.from_board(board)
+    searcher = Searcher(board, prune=False)  # prunings: tests/test_bounds.py
+    state = State.from_board(board)
     found, actions, parks = searcher.moves(state)
     mine = {searcher.key(searcher.child(state, m)) for m in found + actions + parks}
     own = searcher.key(state)
@@ -368,7 +368,7 @@ def _check_model(board: Board) -> None:
         position = todo.pop()
         for move in position.legal_moves():
             position.push(move)
-            key = searcher.key(_State.from_board(position))
+            key = searcher.key(State.from_board(position))
             theirs.add(key)
             if move.source in (Place.ACES, Place.KINGS) and position.key() not in shifted:
                 shifted.add(position.key())
@@ -440,9 +440,9 @@ def test_gathering_empty_rays(variant: str) -> None:
     _check_model(board)
     board.push(Move.gather(1))
     _check_model(board)
-    key_1 = _Searcher(board, None, None).key(_State.from_board(board))
+    key_1 = Searcher(board).key(State.from_board(board))
     board.push(Move.gather(2))
-    key_2 = _Searcher(board, None, None).key(_State.from_board(board))
+    key_2 = Searcher(board).key(State.from_board(board))
     assert (key_1 == key_2) == (variant != "sun-3")
 
 
@@ -488,9 +488,9 @@ def test_search_key_merges_splits_between_foundations() -> None:
     board = Board("sun", deal=5)
     for move in line:
         if move.source in (Place.ACES, Place.KINGS):
-            before = _Searcher(board, None, None).key(_State.from_board(board))
+            before = Searcher(board).key(State.from_board(board))
             board.push(move)
-            after = _Searcher(board, None, None).key(_State.from_board(board))
+            after = Searcher(board).key(State.from_board(board))
             assert before == after and position_key(board) != before
         else:
             board.push(move)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -56,6 +56,9 @@ if TYPE_CHECKING:
 
     from sunlog.play.batch import BatchProgress
     from sunlog.play.study import Figures
+
+#: What a search under :func:`_searching` finds.
+_Found = TypeVar("_Found")
 
 JobsOpt = Annotated[
     int,
@@ -122,6 +125,41 @@ def _batch_bar(
         bar.update(task, completed=counts.done, description=_progress_text(variant, counts))
 
     return bar, update
+
+
+def _searching(
+    text: str, path: str | None, search: Callable[[Callable[[int], None] | None], _Found]
+) -> _Found:
+    """Run ``search`` (given the progress callback, or ``None``) under a rich spinner on
+    stderr (a terminal) saying ``text``: what it does, ``{nodes:,}`` the positions
+    searched so far, and the budget. Nothing is drawn off a terminal. The solver's
+    ``ValueError`` (an unknown deck) is a usage error about ``path``."""
+    shown = None
+    if common.stderr_is_terminal():
+        from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        from sunlog.cli.checking import stderr_bar
+
+        shown = stderr_bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+        task = shown.add_task(text.format(nodes=0), total=None)
+        shown.start()
+
+    def update(nodes: int) -> None:
+        if shown is not None:
+            shown.update(task, description=text.format(nodes=nodes))
+
+    try:
+        return search(None if shown is None else update)
+    except ValueError as exc:
+        raise CliError(str(exc), path=path) from None
+    finally:
+        if shown is not None:
+            shown.stop()
+
+
+def _budget_text(timeout: float | None) -> str:
+    """The time part of a search budget, if there is one."""
+    return "" if timeout is None else f", {timeout:g} s at most"
 
 
 def _solve_batch(
@@ -463,10 +501,13 @@ def solve(
         board = Board(kind, deal=deal)
         tags = (Tag("Variant", kind.value), Tag("Deal", str(deal)))
         played = []
-    try:
-        result = solve_position(board, max_nodes=max_nodes, timeout=timeout)
-    except ValueError as exc:
-        raise CliError(str(exc), path=path) from None
+    what = f"deal {deal} ({variant.value})" if path is None else "this position"
+    budget = f"{max_nodes:,} positions{_budget_text(timeout)}"
+    result = _searching(
+        f"solving {what}: {{nodes:,}} of at most {budget}",
+        path,
+        lambda told: solve_position(board, max_nodes=max_nodes, timeout=timeout, progress=told),
+    )
     log = None
     if result.line is not None:
         from sunlog.notation.writer import write_game
@@ -510,10 +551,14 @@ def analyze(
 
     chosen, replayed = load(path, game, None)
     moves = [gm.move for gm in chosen.moves]
-    try:
-        found = analyze_game(new_board(chosen), moves, max_nodes=max_nodes, timeout=timeout)
-    except ValueError as exc:
-        raise CliError(str(exc), path=path) from None
+    budget = f"at most {max_nodes:,} a search{_budget_text(timeout)}"
+    found = _searching(
+        f"analyzing {len(moves)} moves: {{nodes:,}} positions ({budget})",
+        path,
+        lambda told: analyze_game(
+            new_board(chosen), moves, max_nodes=max_nodes, timeout=timeout, progress=told
+        ),
+    )
     if json_out:
         common.json_line({"path": path, "game": chosen.index, **found.to_json()})
         return

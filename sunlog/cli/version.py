@@ -21,8 +21,15 @@ COMPILED_MODULES = (
     "sunlog.engine.rules",
     "sunlog.engine.stages",
     "sunlog.play.bounds",
+    "sunlog.play.emit",
+    "sunlog.play.lookahead",
     "sunlog.play.policies",
+    "sunlog.play.policymodel",
+    "sunlog.play.realize",
+    "sunlog.play.search",
     "sunlog.play.solver",
+    "sunlog.play.solverstate",
+    "sunlog.play.verdicts",
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from functools import cache
-from operator import mod
+from operator import mod, mul
 from typing import TypeVar
 
 from sunlog.engine.cards import DECK_ORDER, Card
@@ -17,6 +17,12 @@ _MASK = (1 << 64) - 1
 #: Deal numbers are 0 <= N < MAX_DEAL.
 MAX_DEAL = 1 << 64
 
+
+#: Multiplies the generator's large ints. CPython runs signal handlers inside a long
+#: multiplication, so a Ctrl-C can raise KeyboardInterrupt there; compiled by mypyc, an
+#: ``int * int`` takes any failure for lack of memory and aborts the process, while a call
+#: passes the exception on.
+_times: Callable[[int, int], int] = mul
 
 _GAMMA = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
@@ -36,13 +42,13 @@ class SplitMix64:
     def next(self) -> int:
         """Draw the next 64-bit value."""
         self.state = z = (self.state + _GAMMA) & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        z = _times(z ^ (z >> 30), _MIX1) & _MASK
+        z = _times(z ^ (z >> 27), _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def skip(self, draws: int) -> None:
         """Move on ``draws`` draws at once: each draw only adds the constant to the state."""
-        self.state = (self.state + draws * _GAMMA) & _MASK
+        self.state = (self.state + _times(draws, _GAMMA)) & _MASK
 
 
 def shuffle(items: list[_T], rng: SplitMix64) -> None:
@@ -65,16 +71,16 @@ def shuffle(items: list[_T], rng: SplitMix64) -> None:
         state = rng.state
         for i in range(n, 0, -1):
             state = (state + _GAMMA) & _MASK
-            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            z = _times(state ^ (state >> 30), _MIX1) & _MASK
+            z = _times(z ^ (z >> 27), _MIX2) & _MASK
             j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
         rng.state = state
         return
     ones, steps, mask, unpack, moduli = _lanes(n)
-    z = (rng.state * ones + steps) & mask  # lane k: the state of draw k + 1
-    z = (((z ^ (z >> 30)) & mask) * _MIX1) & mask
-    z = (((z ^ (z >> 27)) & mask) * _MIX2) & mask
+    z = (_times(rng.state, ones) + steps) & mask  # lane k: the state of draw k + 1
+    z = _times((z ^ (z >> 30)) & mask, _MIX1) & mask
+    z = _times((z ^ (z >> 27)) & mask, _MIX2) & mask
     z = (z ^ (z >> 31)) & mask
     draws = unpack(z.to_bytes(16 * n, "little"))  # each lane's low 64 bits
     for i, j in zip(range(n, 0, -1), map(mod, draws, moduli), strict=True):
@@ -92,9 +98,9 @@ def _lanes(draws: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]
     of the constant, the 64-bit mask of each lane, the lanes' unpacking (each lane's low 64
     bits, its high half skipped as padding), and the moduli."""
     ones = sum(1 << (128 * k) for k in range(draws))
-    steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(draws))
+    steps = sum(_times(k + 1, _GAMMA) << (128 * k) for k in range(draws))
     unpack = struct.Struct("<" + "Q8x" * draws).unpack
-    return ones, steps, _MASK * ones, unpack, range(draws + 1, 1, -1)
+    return ones, steps, _times(_MASK, ones), unpack, range(draws + 1, 1, -1)
 
 
 def deal_deck(number: int) -> list[Card]:

@@ -22,13 +22,12 @@ import json
 import os
 import stat
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import IO, Any
 
 from sunlog.engine.board import Variant
 from sunlog.play.solver import solve_deal
-from sunlog.play.workers import worker_pool
+from sunlog.play.workers import pooled
 
 try:  # POSIX: a second writer of the same file is refused
     import fcntl
@@ -297,23 +296,8 @@ def _refuse_special(path: str, fd: int | None = None) -> None:
 
 
 def _parallel(deals: Iterable[int], settings: BatchSettings, jobs: int) -> Iterator[dict[str, Any]]:
-    """Solve ``deals`` in ``jobs`` processes; results as they finish, in any order.
-
-    Closed early (Ctrl-C, or a consumer that stops), it ends the workers at once.
-    """
-    with worker_pool(jobs) as pool:
-        todo = iter(deals)
-        running: set[Future[dict[str, Any]]] = set()
-        while True:
-            for deal in todo:
-                running.add(pool.submit(solve_one, deal, settings))
-                if len(running) >= jobs * _WINDOW:
-                    break
-            if not running:
-                return
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
+    """Solve ``deals`` in ``jobs`` processes; results as they finish, in any order."""
+    return pooled(jobs, solve_one, ((deal, settings) for deal in deals))
 
 
 def _serial(deals: Iterable[int], settings: BatchSettings) -> Iterator[dict[str, Any]]:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 from sunlog.engine.board import Board, Variant
+from sunlog.play.jsonable import json_fields
 from sunlog.play.policies import DEFAULT_POLICY, Policy, get_policy, play
 from sunlog.play.wilson import wilson
-from sunlog.play.workers import worker_pool
+from sunlog.play.workers import pooled
 
 __all__ = [
     "CHUNK",
@@ -58,6 +58,10 @@ class GameSummary:
         )
 
 
+#: The fields :meth:`StatsResult.to_json` writes first, in order.
+_RESULT_FIELDS = ("variant", "policy", "first_deal", "games", "wins", "win_rate", "ci95")
+
+
 @dataclass(frozen=True)
 class StatsResult:
     """The figures of one run: wins, their stages, cards on the foundations at the end."""
@@ -94,19 +98,11 @@ class StatsResult:
 
     def to_json(self) -> dict[str, Any]:
         """The figures as a JSON object (``distribution`` keys are strings, ascending)."""
-        low, high = self.ci95
+        named = json_fields(self, _RESULT_FIELDS)
         return {
-            "variant": self.variant,
-            "policy": self.policy,
-            "first_deal": self.first_deal,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": self.win_rate,
-            "ci95": [low, high],
+            **named,
             "wins_by_stage": {key: self.wins_by_stage.get(key, 0) for key in STAGE_KEYS},
-            "lost": self.lost,
-            "unfinished": self.unfinished,
-            "mean_on_foundations": self.mean_on_foundations,
+            **json_fields(self, ("lost", "unfinished", "mean_on_foundations")),
             "mean_moves": self.moves / self.games if self.games else 0.0,
             "distribution": {str(k): v for k, v in sorted(self.distribution.items())},
         }
@@ -258,28 +254,12 @@ def run_stats(
     return tally.result(variant.value, chosen.name, first_deal)
 
 
-#: Chunks pending per worker process: enough to keep each busy, few enough to keep memory
-#: flat in the number of games.
-_WINDOW = 4
-
-
 def _parallel(
     chunks: Iterator[range], variant: str, policy: Policy, jobs: int
 ) -> Iterator[list[GameSummary]]:
-    """Play ``chunks`` in ``jobs`` processes, at most ``jobs * _WINDOW`` at once; each
-    chunk's games as it finishes, in any order."""
-    with worker_pool(jobs) as pool:
-        running: set[Future[list[GameSummary]]] = set()
-        while True:
-            for chunk in chunks:
-                running.add(pool.submit(play_deals, variant, policy, chunk))
-                if len(running) >= jobs * _WINDOW:
-                    break
-            if not running:
-                return
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+    """Play ``chunks`` in ``jobs`` processes; each chunk's games as it finishes, in any
+    order."""
+    return pooled(jobs, play_deals, ((variant, policy, chunk) for chunk in chunks))
 
 
 if __name__ == "__main__":  # one command line: `sunlog stats`, with its options and words

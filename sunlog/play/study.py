@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunlog.play.batch import BatchError, parse_line
+from sunlog.play.jsonable import json_fields
 from sunlog.play.wilson import wilson
 
 __all__ = ["TIME_BANDS", "BatchError", "Figures", "Loaded", "load_results", "summarize"]
@@ -102,19 +103,10 @@ class Figures:
         return self.won + self.lost
 
     def to_json(self) -> dict[str, Any]:
-        low, high = self.interval
+        named = json_fields(self, _FIGURES_FIELDS)
         return {
-            "variant": self.variant,
-            "max_nodes": self.max_nodes,
-            "timeout": self.timeout,
-            "deals": self.deals,
-            "first_deal": self.first_deal,
-            "last_deal": self.last_deal,
-            "contiguous": self.contiguous,
-            "won": self.won,
-            "lost": self.lost,
-            "unknown": self.unknown,
-            "winnable": [low, high],
+            **named,
+            "winnable": list(self.interval),
             "won_share": self.won / self.deals if self.deals else 0.0,
             "decided_share": self.decided / self.deals if self.deals else 0.0,
             "seconds": round(self.seconds, 3),
@@ -124,6 +116,21 @@ class Figures:
                 for budget, n in self.decided_within
             ],
         }
+
+
+#: The fields :meth:`Figures.to_json` writes first, in order.
+_FIGURES_FIELDS = (
+    "variant",
+    "max_nodes",
+    "timeout",
+    "deals",
+    "first_deal",
+    "last_deal",
+    "contiguous",
+    "won",
+    "lost",
+    "unknown",
+)
 
 
 def _budgets(max_nodes: int | None, most: int) -> list[int]:

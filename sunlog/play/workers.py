@@ -17,15 +17,25 @@ in the parent as Ctrl-C is, so that ``kill PID`` stops a run as cleanly as Ctrl-
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any, TypeVar
+
+_R = TypeVar("_R")
+
+#: How worker processes start: a fresh interpreter each. Forking a process that runs
+#: threads (a progress bar's, a test runner's) can deadlock the child, and Python 3.12
+#: warns of it; a forkserver's workers would not be this process's children, which the
+#: clean-up below relies on.
+START_METHOD = "spawn"
 
 #: prctl's option that sends a signal to a process when its parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
@@ -93,7 +103,12 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     """
     main = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, _interrupt) if main else None
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context(START_METHOD),
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
     try:
         yield pool
     except BaseException:
@@ -105,3 +120,31 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
         finally:
             if before is not None:
                 signal.signal(signal.SIGTERM, before)
+
+
+#: Tasks pending per worker process: enough to keep each busy, few enough to keep memory
+#: flat however many tasks there are.
+WINDOW = 4
+
+
+def pooled(
+    jobs: int, function: Callable[..., _R], calls: Iterable[tuple[Any, ...]]
+) -> Iterator[_R]:
+    """``function(*args)`` for each ``args`` of ``calls`` in :func:`worker_pool` of ``jobs``
+    processes, at most ``jobs * WINDOW`` at once; the results as they finish, in any order.
+
+    Closed early (Ctrl-C, or a consumer that stops), it ends the workers at once.
+    """
+    with worker_pool(jobs) as pool:
+        todo = iter(calls)
+        running: set[Future[_R]] = set()
+        while True:
+            for args in todo:
+                running.add(pool.submit(function, *args))
+                if len(running) >= jobs * WINDOW:
+                    break
+            if not running:
+                return
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
