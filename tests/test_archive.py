@@ -13,7 +13,15 @@ from typer.testing import CliRunner, Result
 from sunlog import cli
 from sunlog.notation import parse_games, read_headers
 from sunlog.notation.replay import replay
-from sunlog.notation.select import Candidate, Range, Selection, game_digest, joined, strip_comments
+from sunlog.notation.select import (
+    Candidate,
+    GameDigests,
+    Range,
+    Selection,
+    game_digest,
+    joined,
+    strip_comments,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -160,6 +168,36 @@ def _tag_lines(path: Path) -> list[int]:
 def test_a_different_game_is_not_a_duplicate() -> None:
     won, lost = (Candidate(h) for h in read_headers(io.StringIO(WON + "\n" + LOST)))
     assert game_digest(won) != game_digest(lost)
+
+
+def candidates(text: str) -> list[Candidate]:
+    return [Candidate(h) for h in read_headers(io.StringIO(text))]
+
+
+def test_digests_are_the_same_by_every_way_a_game_is_read() -> None:
+    """A game the quick lane reads, one it leaves to replay (a miscased tag), a copy met
+    again in the same run and one in short forms: one digest; an invalid one: another."""
+    (won,) = candidates(WON)
+    miscased = WON.replace("[Deal", '[result "won"]\n[Deal')  # a warning: replayed
+    assert replay(parse_games(miscased)[0]).valid
+    (replayed,) = candidates(miscased)
+    (commented_copy,) = candidates(commented(retagged(WON, "Cid")))
+    digests = GameDigests()
+    first = digests(won)
+    assert first == game_digest(won) == game_digest(replayed)
+    assert digests(commented_copy) == first and digests(won) == first  # met again
+    (short, canonical) = (
+        candidates(p.read_text(encoding="utf-8"))[0]
+        for p in (DATA / "spellings.sun", DATA / "spellings.canonical.sun")
+    )
+    assert digests(short) == digests(canonical) == game_digest(short)
+    moves = parse_games(WON)[0].moves
+    cut = WON[: WON.index(moves[-1].text, len(WON) - 200)] + "*\n"  # one move fewer
+    (shorter,) = candidates(cut)
+    assert digests(shorter) != first
+    false_claim = candidates(cut.replace("*\n", "won\n"))[0]  # invalid: says won
+    assert not replay(false_claim.game).valid
+    assert digests(false_claim) not in (first, digests(shorter))
 
 
 def test_a_game_broken_before_its_tags_end(tmp_path: Path) -> None:

@@ -26,10 +26,10 @@ from sunlog.notation.errors import LogError
 from sunlog.notation.reader import Headers
 from sunlog.notation.select import (
     Candidate,
+    GameDigests,
     Range,
     Selection,
     as_written,
-    game_digest,
     joined,
     line_end,
     parse_reached,
@@ -249,6 +249,7 @@ def _kept(
     games: Iterator[Candidate], chosen: Selection, tally: _Tally, dedupe: bool, listing: bool
 ) -> Iterator[Candidate]:
     first: dict[bytes, str] = {}
+    game_digest = GameDigests()
     for game in games:
         tally.seen += 1
         if game.unreadable:

@@ -22,15 +22,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TextIO
 
-from sunlog.engine.board import Stage, Variant
+from sunlog.engine.board import Board, Stage, Variant
+from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game
 from sunlog.notation.reader import GameText, Headers, parse_game_text
 from sunlog.notation.replay import Replay, replay
-from sunlog.notation.tokens import tokens
+from sunlog.notation.scanner import Unfit, read_tokens
+from sunlog.notation.sinks import BoardSink
+from sunlog.notation.tokens import tokens, word_tokens
 
 __all__ = [
     "Candidate",
+    "GameDigests",
     "Range",
     "Selection",
     "as_written",
@@ -231,26 +235,99 @@ class Selection:
         return True
 
 
+class GameDigests:
+    """The digest of each game (:func:`game_digest`) over one run through an archive.
+
+    A valid game is read once, as ``check`` reads it: each move is pushed as the reader
+    reads it. Its moves as read (tags, comments, numbers, case and layout already gone)
+    make a first digest; a game whose moves as read were met before in this run has the
+    canonical digest found then. Else the canonical forms are read off the board as its
+    moves are taken back (``Board.last_played``, then ``pop``): no second replay. A game
+    that lane cannot vouch for is read and replayed, and digested the same way. Held:
+    two 16-byte digests a game with moves as read not met before.
+    """
+
+    __slots__ = ("_canonical",)
+
+    def __init__(self) -> None:
+        self._canonical: dict[bytes, bytes] = {}
+
+    def __call__(self, game: Candidate) -> bytes:
+        board = _read_valid(game.headers)
+        if board is None:
+            return _replayed_digest(game)
+        written = _digest(board, board.move_stack)
+        digest = self._canonical.get(written)
+        if digest is None:
+            forms = []
+            while board.move_stack:
+                forms.append(board.last_played().canonical)
+                board.pop()
+            forms.reverse()
+            digest = self._canonical[written] = _digest(board, forms)
+        return digest
+
+
 def game_digest(game: Candidate) -> bytes:
     """A 16-byte digest of what makes a game itself: its variant, its deck and its moves in
     their canonical forms (a deal naming its cards names them). Tags, comments, move
     numbers, short forms, case and layout change nothing. An invalid game is taken as far
-    as it replays, then by its moves as read."""
+    as it replays, then by its moves as read (and is never the same as a valid game).
+    :class:`GameDigests` makes them over many games, faster."""
+    return GameDigests()(game)
+
+
+def _read_valid(headers: Headers) -> Board | None:
+    """The board at the end of a game the reader's quick lane finds valid (its moves as
+    read in its ``move_stack``); ``None`` for a game that lane cannot vouch for."""
+    tokens = word_tokens(headers.text)
+    if tokens is None:
+        return None
+    sink = BoardSink()
+    try:
+        read_tokens(tokens, sink)
+        sink.verdict(headers.index)
+    except (Unfit, ValueError):  # ValueError: the engine refuses a move
+        return None
+    return sink.board
+
+
+def _replayed_digest(game: Candidate) -> bytes:
+    forms: list[Move] = []
+    replayed = replay(game.game, observe=lambda board: forms.append(board.last_played().canonical))
+    if replayed.valid:
+        return _digest(replayed.board, forms)
+    # an invalid game: as far as it replays, then its moves as read (never a valid game)
+    rest = [gm.move for gm in game.game.moves[len(forms) :]]
+    tail = b"!" + _moves_bytes(rest) + game.game.claimed_result.encode()
+    return _digest(replayed.board, forms, tail)
+
+
+def _digest(board: Board, forms: list[Move], tail: bytes = b"") -> bytes:
     h = hashlib.blake2b(digest_size=16)
-    replayed = game.replayed(canonical=True)
-    board = replayed.board
-    h.update(board.variant.value.encode())
     deck = board.deck
-    h.update(b"|" + (" ".join(map(str, deck)).encode() if deck is not None else b"-"))
-    forms = replayed.canonical or ()
-    for move in forms:
-        h.update(b"|" + str(move).encode())
-    if not replayed.valid:
-        h.update(b"|!")  # an invalid game is never the same as a valid one
-        for gm in game.game.moves[len(forms) :]:
-            h.update(b"|" + str(gm.move).encode())
-        h.update(b"|" + game.game.claimed_result.encode())
+    h.update(board.variant.value.encode() + b"|" + (b"-" if deck is None else bytes(deck)) + b"|")
+    h.update(_moves_bytes(forms))
+    h.update(tail)
     return h.digest()
+
+
+#: Each card move's canonical form as digested, once worked out (card moves are few: a
+#: card, a source, a target; a deal or a wind naming its cards is written each time).
+_CARD_MOVE_BYTES: dict[Move, bytes] = {}
+
+
+def _moves_bytes(moves: list[Move]) -> bytes:
+    parts = []
+    known = _CARD_MOVE_BYTES
+    for move in moves:
+        encoded = known.get(move)
+        if encoded is None:
+            encoded = str(move).encode() + b"|"
+            if move.kind is MoveKind.CARD:
+                known[move] = encoded
+        parts.append(encoded)
+    return b"".join(parts)
 
 
 #: A line end as universal newlines read it: ``\\r\\n``, ``\\r`` or ``\\n`` (each one ``\\n``).
