@@ -140,3 +140,20 @@ def test_a_file_that_changed_since_it_was_read_gives_the_games_as_read() -> None
     written = [g.written for g in as_written(read_headers(io.StringIO(text)), other)]
     assert "".join(written) == text.removesuffix("\n")  # what follows the last result: unknown
     assert "".join(joined(as_written(read_headers(io.StringIO(text)), other))) == text
+
+
+def test_a_pipe_given_by_its_path_and_stdin_are_written_as_they_are(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    data = '\ufeff[Player "Ann"]\r\n\r\ndeal\t\r\n*\r\n; after\r\n'.encode()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_bytes, args=(data,))
+    writer.start()
+    result = run("select", fifo, "-q")
+    writer.join()
+    assert result.exit_code == 0, result.output
+    assert result.stdout_bytes == data
+    piped = CliRunner().invoke(cli.app, ["select", "-", "-q"], input=data)
+    assert piped.stdout_bytes == data

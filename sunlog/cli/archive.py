@@ -44,20 +44,26 @@ PathsArg = Annotated[
 ]
 
 
-def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
+def _games(paths: list[str], problems: list[int], *, written: bool = True) -> Iterator[Candidate]:
     """Each game of the paths, in file order then game order, with its text as the file
-    holds it (:func:`as_written`: the file is read a second time, line ends untranslated;
-    a pipe is read whole once). A path that cannot be read (exit 2), a file that is not a
-    log and a game unreadable before its tags end (exit 1) are reported on stderr and
-    their exit codes kept in ``problems``; reading goes on."""
+    holds it when it is to be ``written`` (:func:`as_written`: the file is read a second
+    time, line ends untranslated; a pipe is read whole once). A path that cannot be read
+    (exit 2), a file that is not a log and a game unreadable before its tags end (exit 1)
+    are reported on stderr and their exit codes kept in ``problems``; reading goes on."""
     for item in inputs.expand_paths(paths):
         if isinstance(item, CliError):
             err(str(item))
             problems.append(item.code)
             continue
         try:
-            once = inputs.stdin_text(item) if item == STDIN else inputs.read_once(item)
+            if item == STDIN or not written:
+                once = inputs.stdin_text(item)
+            else:  # a pipe given by its path is read whole, to be read again
+                once = inputs.read_once(item)
             games = _reported(inputs.headers_from(item, stdin_text=once), item, problems)
+            if not written:
+                yield from map(Candidate, games)
+                continue
             first = next(games, None)  # a path that is no log fails before it is reopened
             if first is None:
                 continue
@@ -228,7 +234,11 @@ def select(
     problems: list[int] = []
     tally = _Tally()
     kept = _kept(
-        _games(paths, problems), chosen, tally, dedupe or duplicates, duplicates and not count
+        _games(paths, problems, written=not (count or duplicates)),
+        chosen,
+        tally,
+        dedupe or duplicates,
+        duplicates and not count,
     )
     if count or duplicates:
         for _ in kept:
@@ -471,7 +481,7 @@ def summary(
         inputs.read_stdin()
     problems: list[int] = []
     groups: dict[tuple[str, ...], _Group] = {}
-    for game in _games(paths, problems):
+    for game in _games(paths, problems, written=False):
         variant = game.variant
         key = (
             *(game.headers.tag(name) or "" for name in keys),

@@ -312,9 +312,10 @@ def _digest(board: Board, forms: list[Move], tail: bytes = b"") -> bytes:
     return h.digest()
 
 
-#: Each card move's canonical form as digested, once worked out (card moves are few: a
-#: card, a source, a target; a deal or a wind naming its cards is written each time).
+#: Each card move as digested, once written out (card moves are few: a card, a source, a
+#: target; a deal or a wind naming its cards is written each time). Bounded all the same.
 _CARD_MOVE_BYTES: dict[Move, bytes] = {}
+_CARD_MOVES_KEPT = 100_000
 
 
 def _moves_bytes(moves: list[Move]) -> bytes:
@@ -325,6 +326,8 @@ def _moves_bytes(moves: list[Move]) -> bytes:
         if encoded is None:
             encoded = str(move).encode() + b"|"
             if move.kind is MoveKind.CARD:
+                if len(known) >= _CARD_MOVES_KEPT:
+                    known.clear()
                 known[move] = encoded
         parts.append(encoded)
     return b"".join(parts)
