@@ -328,20 +328,30 @@ def test_an_empty_selection_keeps_everything() -> None:
 
 
 @pytest.mark.slow
-def test_select_by_tag_streams_in_flat_memory(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "printed"),
+    [
+        (("--tag", "Player=P7", "--count"), "400"),
+        (("--tag", "Player=P7", "-o", "OUT"), ""),  # each game's text cut as written
+        (("--dedupe", "--count"), "1"),  # a digest or two a game: far below the file
+    ],
+)
+def test_select_streams_in_flat_memory(tmp_path: Path, args: tuple[str, ...], printed: str) -> None:
     """20,000 games: the selection holds one game at a time (peak well under the file)."""
     import subprocess
     import sys
 
     log = tmp_path / "many.sun"
-    with log.open("w", encoding="utf-8") as handle:
+    with log.open("w", encoding="utf-8", newline="\r\n") as handle:  # CRLF: cut as written
         for i in range(20_000):
             handle.write(retagged(WON, f"P{i % 50}") + "\n")
     size = log.stat().st_size
+    out = tmp_path / "out.sun"
+    argv = ["sunlog", "select", str(log), "-q", *(str(out) if a == "OUT" else a for a in args)]
     code = (
         "import resource, sys\n"
         "from sunlog.cli import entry\n"
-        "sys.argv = ['sunlog', 'select', sys.argv[1], '--tag', 'Player=P7', '-q', '--count']\n"
+        f"sys.argv = {argv!r}\n"
         "try:\n    entry.main()\nexcept SystemExit:\n    pass\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\n"
     )
@@ -356,9 +366,12 @@ def test_select_by_tag_streams_in_flat_memory(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    done = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True)
-    count, peak = done.stdout.split()
-    assert int(count) == 400
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    *shown, peak = done.stdout.split()
+    assert shown == ([printed] if printed else []), done.stderr
+    if "OUT" in args:
+        written = out.read_bytes()
+        assert written.count(b'[Player "P7"]\r\n') == 400 and b"\r\n" in written
     assert int(peak) - int(base.stdout) < size / 4, (peak, base.stdout, size)
 
 
