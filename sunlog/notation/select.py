@@ -240,31 +240,43 @@ class GameDigests:
 
     A valid game is read once, as ``check`` reads it: each move is pushed as the reader
     reads it. Its moves as read (tags, comments, numbers, case and layout already gone)
-    make a first digest; a game whose moves as read were met before in this run has the
-    canonical digest found then. Else the canonical forms are read off the board as its
-    moves are taken back (``Board.last_played``, then ``pop``): no second replay. A game
-    that lane cannot vouch for is read and replayed, and digested the same way. Held:
-    two 16-byte digests a game with moves as read not met before.
+    make a first digest. When that is the digest of a game met before in this run, the
+    game is that game: its moves as read were that game's canonical forms, or they were
+    met before and their canonical digest was kept. Else the canonical forms are read off
+    the board as its moves are taken back (``Board.last_played``, then ``pop``): no
+    second replay. A game that lane cannot vouch for is read and replayed, and digested
+    the same way. Held: a 16-byte digest a game, and a second for a game written in
+    other than canonical forms.
     """
 
-    __slots__ = ("_canonical",)
+    __slots__ = ("_canonical", "_seen")
 
     def __init__(self) -> None:
-        self._canonical: dict[bytes, bytes] = {}
+        self._seen: set[bytes] = set()  # the digests given
+        self._canonical: dict[bytes, bytes] = {}  # of moves as read, when not canonical
 
     def __call__(self, game: Candidate) -> bytes:
         board = _read_valid(game.headers)
         if board is None:
-            return _replayed_digest(game)
+            return self._given(_replayed_digest(game))
         written = _digest(board, board.move_stack)
+        if written in self._seen:
+            return written
         digest = self._canonical.get(written)
         if digest is None:
+            moves = list(board.move_stack)
             forms = []
             while board.move_stack:
                 forms.append(board.last_played().canonical)
                 board.pop()
             forms.reverse()
+            if forms == moves:
+                return self._given(written)
             digest = self._canonical[written] = _digest(board, forms)
+        return self._given(digest)
+
+    def _given(self, digest: bytes) -> bytes:
+        self._seen.add(digest)
         return digest
 
 
