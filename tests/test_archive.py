@@ -13,7 +13,15 @@ from typer.testing import CliRunner, Result
 from sunlog import cli
 from sunlog.notation import parse_games, read_headers
 from sunlog.notation.replay import replay
-from sunlog.notation.select import Candidate, Range, Selection, game_digest, joined, strip_comments
+from sunlog.notation.select import (
+    Candidate,
+    GameDigests,
+    Range,
+    Selection,
+    game_digest,
+    joined,
+    strip_comments,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -162,6 +170,36 @@ def test_a_different_game_is_not_a_duplicate() -> None:
     assert game_digest(won) != game_digest(lost)
 
 
+def candidates(text: str) -> list[Candidate]:
+    return [Candidate(h) for h in read_headers(io.StringIO(text))]
+
+
+def test_digests_are_the_same_by_every_way_a_game_is_read() -> None:
+    """A game the quick lane reads, one it leaves to replay (a miscased tag), a copy met
+    again in the same run and one in short forms: one digest; an invalid one: another."""
+    (won,) = candidates(WON)
+    miscased = WON.replace("[Deal", '[result "won"]\n[Deal')  # a warning: replayed
+    assert replay(parse_games(miscased)[0]).valid
+    (replayed,) = candidates(miscased)
+    (commented_copy,) = candidates(commented(retagged(WON, "Cid")))
+    digests = GameDigests()
+    first = digests(won)
+    assert first == game_digest(won) == game_digest(replayed)
+    assert digests(commented_copy) == first and digests(won) == first  # met again
+    (short, canonical) = (
+        candidates(p.read_text(encoding="utf-8"))[0]
+        for p in (DATA / "spellings.sun", DATA / "spellings.canonical.sun")
+    )
+    assert digests(short) == digests(canonical) == game_digest(short)
+    moves = parse_games(WON)[0].moves
+    cut = WON[: WON.index(moves[-1].text, len(WON) - 200)] + "*\n"  # one move fewer
+    (shorter,) = candidates(cut)
+    assert digests(shorter) != first
+    false_claim = candidates(cut.replace("*\n", "won\n"))[0]  # invalid: says won
+    assert not replay(false_claim.game).valid
+    assert digests(false_claim) not in (first, digests(shorter))
+
+
 def test_a_game_broken_before_its_tags_end(tmp_path: Path) -> None:
     log = tmp_path / "broken.sun"
     log.write_text('[Player "Ann"\n[Variant "sun"]\n\ndeal\n*\n\n' + retagged(WON, "Ann"))
@@ -290,20 +328,30 @@ def test_an_empty_selection_keeps_everything() -> None:
 
 
 @pytest.mark.slow
-def test_select_by_tag_streams_in_flat_memory(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "printed"),
+    [
+        (("--tag", "Player=P7", "--count"), "400"),
+        (("--tag", "Player=P7", "-o", "OUT"), ""),  # each game's text cut as written
+        (("--dedupe", "--count"), "1"),  # a digest or two a game: far below the file
+    ],
+)
+def test_select_streams_in_flat_memory(tmp_path: Path, args: tuple[str, ...], printed: str) -> None:
     """20,000 games: the selection holds one game at a time (peak well under the file)."""
     import subprocess
     import sys
 
     log = tmp_path / "many.sun"
-    with log.open("w", encoding="utf-8") as handle:
+    with log.open("w", encoding="utf-8", newline="\r\n") as handle:  # CRLF: cut as written
         for i in range(20_000):
             handle.write(retagged(WON, f"P{i % 50}") + "\n")
     size = log.stat().st_size
+    out = tmp_path / "out.sun"
+    argv = ["sunlog", "select", str(log), "-q", *(str(out) if a == "OUT" else a for a in args)]
     code = (
         "import resource, sys\n"
         "from sunlog.cli import entry\n"
-        "sys.argv = ['sunlog', 'select', sys.argv[1], '--tag', 'Player=P7', '-q', '--count']\n"
+        f"sys.argv = {argv!r}\n"
         "try:\n    entry.main()\nexcept SystemExit:\n    pass\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)\n"
     )
@@ -318,9 +366,12 @@ def test_select_by_tag_streams_in_flat_memory(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    done = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True)
-    count, peak = done.stdout.split()
-    assert int(count) == 400
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    *shown, peak = done.stdout.split()
+    assert shown == ([printed] if printed else []), done.stderr
+    if "OUT" in args:
+        written = out.read_bytes()
+        assert written.count(b'[Player "P7"]\r\n') == 400 and b"\r\n" in written
     assert int(peak) - int(base.stdout) < size / 4, (peak, base.stdout, size)
 
 

@@ -6,12 +6,14 @@ reads the paths, writes the games and says what it did (docs/archive.md).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Annotated
+from itertools import chain
+from typing import IO, Annotated, TextIO
 
 import typer
 
@@ -21,12 +23,15 @@ from sunlog.cli.exits import INVALID, OK
 from sunlog.cli.inputs import STDIN, CliError
 from sunlog.engine.board import Status, Variant
 from sunlog.notation.errors import LogError
+from sunlog.notation.reader import Headers
 from sunlog.notation.select import (
     Candidate,
+    GameDigests,
     Range,
     Selection,
-    game_digest,
+    as_written,
     joined,
+    line_end,
     parse_reached,
     parse_tag_filter,
 )
@@ -39,8 +44,10 @@ PathsArg = Annotated[
 ]
 
 
-def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
-    """Each game of the paths, in file order then game order. A path that cannot be read
+def _games(paths: list[str], problems: list[int], *, written: bool = True) -> Iterator[Candidate]:
+    """Each game of the paths, in file order then game order, with its text as the file
+    holds it when it is to be ``written`` (:func:`as_written`: the file is read a second
+    time, line ends untranslated; a pipe is read whole once). A path that cannot be read
     (exit 2), a file that is not a log and a game unreadable before its tags end (exit 1)
     are reported on stderr and their exit codes kept in ``problems``; reading goes on."""
     for item in inputs.expand_paths(paths):
@@ -49,12 +56,19 @@ def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
             problems.append(item.code)
             continue
         try:
-            for headers in inputs.headers_from(item, stdin_text=inputs.stdin_text(item)):
-                if headers.error is not None:  # its tags are unknown: an invalid log
-                    headers.error.path = item
-                    err(str(headers.error))
-                    problems.append(INVALID)
-                yield Candidate(headers)
+            if item == STDIN or not written:
+                once = inputs.stdin_text(item)
+            else:  # a pipe given by its path is read whole, to be read again
+                once = inputs.read_once(item)
+            games = _reported(inputs.headers_from(item, stdin_text=once), item, problems)
+            if not written:
+                yield from map(Candidate, games)
+                continue
+            first = next(games, None)  # a path that is no log fails before it is reopened
+            if first is None:
+                continue
+            with _untranslated(item, once) as source:
+                yield from as_written(chain((first,), games), source)
         except CliError as exc:
             err(str(exc))
             problems.append(exc.code)
@@ -62,6 +76,28 @@ def _games(paths: list[str], problems: list[int]) -> Iterator[Candidate]:
             exc.path = item
             err(f"sunlog: {exc}")
             problems.append(INVALID)
+
+
+def _untranslated(path: str, once: str | None) -> TextIO:
+    """The text of ``path`` with its line ends as written (``once``: the text of a path
+    that can be read only once, already read)."""
+    if once is not None:
+        return io.StringIO(once, newline="")
+    try:
+        binary = open(path, "rb")  # noqa: SIM115  # the caller's with closes it
+    except OSError as exc:
+        raise inputs.os_error(exc, path) from None
+    return io.TextIOWrapper(binary, encoding="utf-8", errors="surrogateescape", newline="")
+
+
+def _reported(games: Iterator[Headers], path: str, problems: list[int]) -> Iterator[Headers]:
+    """``games``, each unreadable before its tags end said on stderr as ``check`` says it."""
+    for headers in games:
+        if headers.error is not None:  # its tags are unknown: an invalid log
+            headers.error.path = path
+            err(str(headers.error))
+            problems.append(INVALID)
+        yield headers
 
 
 def _usage(option: str, exc: ValueError) -> CliError:
@@ -198,7 +234,11 @@ def select(
     problems: list[int] = []
     tally = _Tally()
     kept = _kept(
-        _games(paths, problems), chosen, tally, dedupe or duplicates, duplicates and not count
+        _games(paths, problems, written=not (count or duplicates)),
+        chosen,
+        tally,
+        dedupe or duplicates,
+        duplicates and not count,
     )
     if count or duplicates:
         for _ in kept:
@@ -219,6 +259,7 @@ def _kept(
     games: Iterator[Candidate], chosen: Selection, tally: _Tally, dedupe: bool, listing: bool
 ) -> Iterator[Candidate]:
     first: dict[bytes, str] = {}
+    game_digest = GameDigests()
     for game in games:
         tally.seen += 1
         if game.unreadable:
@@ -261,9 +302,15 @@ def _write(texts: Iterator[str], output: str | None) -> None:
     """Stream the texts to stdout, or to ``output`` atomically (through a temporary file,
     so that memory stays flat and a failure leaves the old file whole)."""
     if output in (None, STDIN):
-        write = sys.stdout.write
-        for text in texts:
-            write(text)
+        binary = getattr(sys.stdout, "buffer", None)
+        if binary is None:  # a text stream only (not the console's)
+            for text in texts:
+                sys.stdout.write(text)
+            return
+        sys.stdout.flush()
+        for text in texts:  # the bytes as written: no newline translation, UTF-8 always
+            binary.write(text.encode("utf-8", "surrogateescape"))
+        binary.flush()
         return
     import tempfile
 
@@ -345,10 +392,12 @@ def split(
     problems: list[int] = []
     written = 0
     for number, game in enumerate(_games(paths, problems), 1):
-        text = game.headers.text.lstrip("\r\n")
+        text = game.written.removeprefix("\ufeff").lstrip("\r\n")
+        if not text.endswith(("\n", "\r")):
+            text += line_end(text)
         try:
             with _create(output, file_name(game, number)) as handle:
-                handle.write(text if text.endswith("\n") else text + "\n")
+                handle.write(text)
         except OSError as exc:
             raise inputs.os_error(exc, output) from None
         written += 1
@@ -432,7 +481,7 @@ def summary(
         inputs.read_stdin()
     problems: list[int] = []
     groups: dict[tuple[str, ...], _Group] = {}
-    for game in _games(paths, problems):
+    for game in _games(paths, problems, written=False):
         variant = game.variant
         key = (
             *(game.headers.tag(name) or "" for name in keys),

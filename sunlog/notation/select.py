@@ -5,6 +5,10 @@ reads only as much as it needs: the tags (``read_headers``: the game is split an
 tags read, no move), the game as written (its moves and result token), or its replay.
 :class:`Candidate` reads each of those at most once, when a filter first asks.
 
+:func:`as_written` gives each game's text exactly as its file holds it (line ends, a
+BOM, whatever follows its last result), cut where the reader splits the games: what
+``select`` writes, byte for byte.
+
 Two games are the same game (:func:`game_digest`) when they have the same variant, the
 same deck and the same moves in their canonical forms, whatever their tags, comments,
 short forms and layout: what ``select --dedupe`` keeps one of.
@@ -16,19 +20,27 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import TextIO
 
-from sunlog.engine.board import Stage, Variant
+from sunlog.engine.board import Board, Stage, Variant
+from sunlog.engine.moves import Move, MoveKind
+from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game
 from sunlog.notation.reader import GameText, Headers, parse_game_text
 from sunlog.notation.replay import Replay, replay
-from sunlog.notation.tokens import tokens
+from sunlog.notation.scanner import Unfit, read_tokens
+from sunlog.notation.sinks import BoardSink
+from sunlog.notation.tokens import tokens, word_tokens
 
 __all__ = [
     "Candidate",
+    "GameDigests",
     "Range",
     "Selection",
+    "as_written",
     "game_digest",
     "joined",
+    "line_end",
     "parse_reached",
     "parse_tag_filter",
     "strip_comments",
@@ -86,12 +98,27 @@ def parse_reached(text: str) -> Stage:
 
 class Candidate:
     """One game of an archive as a selection reads it: its tags at once, the game as
-    written and its replay when first asked for (each read once)."""
+    written and its replay when first asked for (each read once).
 
-    __slots__ = ("_canonical", "_game", "_replay", "headers")
+    ``written`` is the game's text as its file holds it (:func:`as_written`; the reader's
+    text, with ``\\n`` line ends, when not given); ``opens_file`` and ``ends_file`` say
+    whether that text begins at its file's start or runs to its end.
+    """
 
-    def __init__(self, headers: Headers) -> None:
+    __slots__ = ("_canonical", "_game", "_replay", "ends_file", "headers", "opens_file", "written")
+
+    def __init__(
+        self,
+        headers: Headers,
+        written: str | None = None,
+        *,
+        opens_file: bool = False,
+        ends_file: bool = False,
+    ) -> None:
         self.headers = headers
+        self.written = headers.text if written is None else written
+        self.opens_file = opens_file
+        self.ends_file = ends_file
         self._game: Game | None = None
         self._replay: Replay | None = None
         self._canonical = False
@@ -208,56 +235,279 @@ class Selection:
         return True
 
 
+class GameDigests:
+    """The digest of each game (:func:`game_digest`) over one run through an archive.
+
+    A valid game is read once, as ``check`` reads it: each move is pushed as the reader
+    reads it. Its moves as read (tags, comments, numbers, case and layout already gone)
+    make a first digest. When that is the digest of a game met before in this run, the
+    game is that game: its moves as read were that game's canonical forms, or they were
+    met before and their canonical digest was kept. Else the canonical forms are read off
+    the board as its moves are taken back (``Board.last_played``, then ``pop``): no
+    second replay. A game that lane cannot vouch for is read and replayed, and digested
+    the same way. Held: a 16-byte digest a game, and a second for a game written in
+    other than canonical forms.
+    """
+
+    __slots__ = ("_canonical", "_seen")
+
+    def __init__(self) -> None:
+        self._seen: set[bytes] = set()  # the digests given
+        self._canonical: dict[bytes, bytes] = {}  # of moves as read, when not canonical
+
+    def __call__(self, game: Candidate) -> bytes:
+        board = _read_valid(game.headers)
+        if board is None:
+            return self._given(_replayed_digest(game))
+        written = _digest(board, board.move_stack)
+        if written in self._seen:
+            return written
+        digest = self._canonical.get(written)
+        if digest is None:
+            moves = list(board.move_stack)
+            forms = []
+            while board.move_stack:
+                forms.append(board.last_played().canonical)
+                board.pop()
+            forms.reverse()
+            if forms == moves:
+                return self._given(written)
+            digest = self._canonical[written] = _digest(board, forms)
+        return self._given(digest)
+
+    def _given(self, digest: bytes) -> bytes:
+        self._seen.add(digest)
+        return digest
+
+
 def game_digest(game: Candidate) -> bytes:
     """A 16-byte digest of what makes a game itself: its variant, its deck and its moves in
     their canonical forms (a deal naming its cards names them). Tags, comments, move
     numbers, short forms, case and layout change nothing. An invalid game is taken as far
-    as it replays, then by its moves as read."""
+    as it replays, then by its moves as read (and is never the same as a valid game).
+    :class:`GameDigests` makes them over many games, faster."""
+    return GameDigests()(game)
+
+
+def _read_valid(headers: Headers) -> Board | None:
+    """The board at the end of a game the reader's quick lane finds valid (its moves as
+    read in its ``move_stack``); ``None`` for a game that lane cannot vouch for."""
+    tokens = word_tokens(headers.text)
+    if tokens is None:
+        return None
+    sink = BoardSink()
+    try:
+        read_tokens(tokens, sink)
+        sink.verdict(headers.index)
+    except (Unfit, ValueError):  # ValueError: the engine refuses a move
+        return None
+    return sink.board
+
+
+def _replayed_digest(game: Candidate) -> bytes:
+    forms: list[Move] = []
+    replayed = replay(game.game, observe=lambda board: forms.append(board.last_played().canonical))
+    if replayed.valid:
+        return _digest(replayed.board, forms)
+    # an invalid game: as far as it replays, then its moves as read (never a valid game)
+    rest = [gm.move for gm in game.game.moves[len(forms) :]]
+    tail = b"!" + _moves_bytes(rest) + game.game.claimed_result.encode()
+    return _digest(replayed.board, forms, tail)
+
+
+def _digest(board: Board, forms: list[Move], tail: bytes = b"") -> bytes:
     h = hashlib.blake2b(digest_size=16)
-    replayed = game.replayed(canonical=True)
-    board = replayed.board
-    h.update(board.variant.value.encode())
     deck = board.deck
-    h.update(b"|" + (" ".join(map(str, deck)).encode() if deck is not None else b"-"))
-    forms = replayed.canonical or ()
-    for move in forms:
-        h.update(b"|" + str(move).encode())
-    if not replayed.valid:
-        h.update(b"|!")  # an invalid game is never the same as a valid one
-        for gm in game.game.moves[len(forms) :]:
-            h.update(b"|" + str(gm.move).encode())
-        h.update(b"|" + game.game.claimed_result.encode())
+    h.update(board.variant.value.encode() + b"|" + (b"-" if deck is None else bytes(deck)) + b"|")
+    h.update(_moves_bytes(forms))
+    h.update(tail)
     return h.digest()
 
 
-def joined(games: Iterable[Candidate]) -> Iterator[str]:
-    """The texts of ``games`` as written, each whole, written so that they read back as
-    the same games (SPEC 5.3: a game ends at its result token or the next tag section).
+#: Each card move as digested, once written out (card moves are few: a card, a source, a
+#: target; a deal or a wind naming its cards is written each time). Bounded all the same.
+_CARD_MOVE_BYTES: dict[Move, bytes] = {}
+_CARD_MOVES_KEPT = 100_000
 
-    Between two games: a newline when neither has one there; and after a game without a
-    result token, when the next has no tags, its claimed result token on a line of its
-    own (the game then claims what it claimed, and cannot run on into the next). The
-    first game's text starts at its own line (not at the end of the line of the result
-    before it in its file); the whole ends with a newline.
+
+def _moves_bytes(moves: list[Move]) -> bytes:
+    parts = []
+    known = _CARD_MOVE_BYTES
+    for move in moves:
+        encoded = known.get(move)
+        if encoded is None:
+            encoded = str(move).encode() + b"|"
+            if move.kind is MoveKind.CARD:
+                if len(known) >= _CARD_MOVES_KEPT:
+                    known.clear()
+                known[move] = encoded
+        parts.append(encoded)
+    return b"".join(parts)
+
+
+#: A line end as universal newlines read it: ``\\r\\n``, ``\\r`` or ``\\n`` (each one ``\\n``).
+_LINE_END = re.compile(r"(\r\n?|\n)")
+_BOM = "\ufeff"
+_BLOCK_CHARS = 1 << 16
+
+
+class _Untranslated:
+    """A file's text with its line ends as written, read a block at a time and given out
+    in the pieces the reader's games are, each as long as the file holds it."""
+
+    __slots__ = ("_buffer", "_pos", "_read", "lost")
+
+    def __init__(self, source: TextIO) -> None:
+        self._read = source.read
+        self._buffer = ""
+        self._pos = 0
+        self.lost = False  #: the file no longer holds what the reader read
+
+    def _fill(self, size: int) -> None:
+        """At least ``size`` characters after the current place (fewer at the file's end)."""
+        if self._pos >= _BLOCK_CHARS:
+            self._buffer, self._pos = self._buffer[self._pos :], 0
+        while len(self._buffer) - self._pos < size:
+            block = self._read(max(_BLOCK_CHARS, size))
+            if not block:
+                return
+            self._buffer += block
+
+    def bom(self) -> str:
+        """The file's byte order mark, taken, if it begins with one (the reader skips it)."""
+        self._fill(1)
+        if self._buffer.startswith(_BOM, self._pos):
+            self._pos += 1
+            return _BOM
+        return ""
+
+    def take(self, text: str) -> str:
+        """What follows in the file that universal newlines read as ``text``: ``text``
+        itself where no line end is ``\\r``, else ``text`` with the line ends as written.
+        Should the file have changed since the reader read it, ``text``."""
+        if self.lost:
+            return text
+        n = len(text)
+        self._fill(n + 1)
+        buffer, pos = self._buffer, self._pos
+        if buffer.startswith(text, pos):
+            # no \r in it (the reader's text has none): as read is as written
+            self._pos = pos + n
+            return text
+        self._fill(2 * n + 1)  # a \r\n a line at most
+        buffer = self._buffer
+        pos = self._pos
+        at = pos
+        for _ in range(text.count("\n")):
+            m = _LINE_END.search(buffer, at)
+            if m is None:
+                break
+            at = m.end()
+        end = at + n - (text.rfind("\n") + 1)
+        written = buffer[pos:end]
+        if _LINE_END.sub("\n", written) != text:
+            self.lost = True
+            return text
+        self._pos = end
+        return written
+
+    def rest(self) -> str:
+        """Whatever the file holds after the last piece taken."""
+        if self.lost:
+            return ""
+        parts = [self._buffer[self._pos :]]
+        while block := self._read(_BLOCK_CHARS):
+            parts.append(block)
+        self._buffer, self._pos = "", 0
+        return "".join(parts)
+
+
+def as_written(games: Iterable[Headers], source: TextIO) -> Iterator[Candidate]:
+    """The games one file gave the reader (``games``, read with universal newlines), each
+    with its text exactly as the file holds it: ``source`` is the same file read again
+    with its line ends untranslated (``newline=""``).
+
+    Every character of the file is in one game's text: a BOM in the first game's, and
+    what follows the last result token (comments, SPEC 5.3, and white space) in the last
+    game's. Should the file stop being a log partway (``LogError``), the games before the
+    fault are given, the last without the rest of the file, and the error raised.
+    """
+    raw = _Untranslated(source)
+    held: Headers | None = None
+    opens = True
+    try:
+        for headers in games:
+            if held is not None:
+                yield Candidate(held, _first(raw, opens) + raw.take(held.text), opens_file=opens)
+                opens = False
+            held = headers
+    except LogError:
+        if held is not None:
+            yield Candidate(held, _first(raw, opens) + raw.take(held.text), opens_file=opens)
+        raise
+    if held is not None:
+        text = _first(raw, opens) + raw.take(held.text) + raw.rest()
+        yield Candidate(held, text, opens_file=opens, ends_file=not raw.lost)
+
+
+def _first(raw: _Untranslated, opens: bool) -> str:
+    return raw.bom() if opens else ""
+
+
+def line_end(text: str) -> str:
+    """The first line end of ``text`` as written, ``\\n`` when it has none."""
+    m = _LINE_END.search(text)
+    return "\n" if m is None else m.group()
+
+
+def _after_line_end(text: str) -> str:
+    """``text`` without the line end it begins with, if any."""
+    m = _LINE_END.match(text)
+    return text if m is None else text[m.end() :]
+
+
+def joined(games: Iterable[Candidate]) -> Iterator[str]:
+    """The texts of ``games`` as written (:attr:`Candidate.written`), each whole, joined so
+    that they read back as the same games (SPEC 5.3: a game ends at its result token or
+    the next tag section). Games that follow each other in their file are written as the
+    file has them, so that all the games of a file are the file, byte for byte.
+
+    Between two games that did not follow each other: after a game without a result
+    token, when the next has no tags, its claimed result token on a line of its own (the
+    game then claims what it claimed, and cannot run on into the next); then a line end
+    when neither has one there. The first game starts at its own line (not at the end of
+    the line of the result before it in its file); a BOM is written only at the start;
+    the whole ends with a line end unless its last game ends its file. A line end added
+    is the one the game before uses.
     """
     previous: Candidate | None = None
     last = ""
     for game in games:
-        text = game.headers.text
-        if previous is None and text.startswith("\n"):
-            text = text[1:]  # the end of the line of the result before it, in its file
-        if previous is not None:
+        text = game.written
+        if previous is None:
+            if not game.opens_file:
+                text = _after_line_end(text)  # the end of the line of the result before it
+        elif game.opens_file and text.startswith(_BOM):
+            text = text[1:]  # a BOM marks a file's start, not a game's
+        if previous is not None and not _adjacent(previous, game):
+            eol = line_end(previous.written)
             if not game.headers.tags and previous.game.result is None:
-                last = "\n" + previous.game.claimed_result
+                last = eol + previous.game.claimed_result
                 yield last
-            if not last.endswith("\n") and not text.startswith(("\n", "\r")):
-                yield "\n"
+            if _LINE_END.search(last[-1:]) is None and _LINE_END.match(text) is None:
+                yield eol
         if text:
             yield text
             last = text
         previous = game
-    if last and not last.endswith("\n"):
-        yield "\n"
+    if previous is not None and not previous.ends_file and last and last[-1] not in "\r\n":
+        yield line_end(previous.written)
+
+
+def _adjacent(first: Candidate, second: Candidate) -> bool:
+    """Whether ``second`` is the game after ``first`` in the same reading of one file."""
+    a, b = first.headers, second.headers
+    return a.path == b.path and b.index == a.index + 1 and not second.opens_file
 
 
 _COMMENTS = ("BRACE_COMMENT", "LINE_COMMENT")
@@ -266,25 +516,28 @@ _GAP = re.compile(r"[ \t]*\0[ \t\0]*")
 
 def strip_comments(text: str) -> str:
     """A game's text without its comments (as the tokenizer reads them: not in a tag's
-    value), the rest as written. A line left blank by it goes; where a comment stood
-    between two words, one space stays."""
+    value), the rest as written, line ends too. A line left blank by it goes; where a
+    comment stood between two words, one space stays."""
     parts: list[str] = []
     pos = 0
-    for kind, start, end in tokens(text, len(text)):
+    # Each \r as \n, so that a line comment ends at any line end (offsets unchanged).
+    for kind, start, end in tokens(text.replace("\r", "\n"), len(text)):
         if kind in _COMMENTS:
             parts += (text[pos:start], "\0")
             pos = end
     if not parts:
         return text
     parts.append(text[pos:])
-    lines = []
-    for line in "".join(parts).split("\n"):
+    pieces = _LINE_END.split("".join(parts))  # line, its end, line, its end, ..., line
+    kept = []
+    for k in range(0, len(pieces), 2):
+        line = pieces[k]
         if "\0" in line:
             line = _GAP.sub(" ", line).strip(" \t")
             if not line:
-                continue
-        lines.append(line)
-    return "\n".join(lines)
+                continue  # the line and its end go
+        kept.append(line + (pieces[k + 1] if k + 1 < len(pieces) else ""))
+    return "".join(kept)
 
 
 def without_comments(game: Game) -> Game:
