@@ -30,3 +30,17 @@ def test_a_tags_parts_and_its_escapes() -> None:
     assert unescape('a \\"b\\" \\\\ c') == 'a "b" \\ c'
     assert unescape("C:\\\\\\games") is None  # \\ then \g
     assert unescape("plain") == "plain"
+
+
+def test_annotated_words_and_odd_spaces_read_as_whole() -> None:
+    """An annotated word reads as its stem's tokens and its marks; a tag or comment may
+    stand anywhere; odd white space in ASCII or beyond it gives ``None``."""
+    text = '[Deal "1"]deal! r5:QD>K?! r5:QD>K!!! {a [b] ; c}?? K♠>K? ;x\n!? 12.KH>K!'
+    whole = list(located_tokens(text))
+    words = word_tokens(text)
+    assert words is not None
+    assert [t[:3] for t in words] == [t[:3] for t in whole]
+    assert [t[1] for t in words][-3:] == ["12.", "KH>K", "!"]
+    for odd in ("\x0b", "\x1f", "\u00a0", "\u3000"):
+        assert word_tokens(f"deal{odd}deal K♠>K") is None
+        assert word_tokens(f"deal{odd}deal") is None

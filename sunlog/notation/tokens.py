@@ -122,22 +122,32 @@ def word_tokens(text: str) -> list[Token] | None:
     """The tokens of a game's text without their offsets, read a word at a time: what
     each word reads as is kept (:data:`_WORDS`), and a log repeats its words. ``None``
     where white space the grammar does not take stands between words (str.split() would
-    take it): :func:`located_tokens` then finds it. (Most texts hold none anywhere, which
-    one search tells.)
+    take it): :func:`located_tokens` then finds it.
 
     No token but a tag or a comment holds white space, and each begins with ``[``, ``{``
     or ``;``: so the text between those characters reads word by word as it reads whole
     (a word's tokens are joined, its first one is not, unless it follows a tag or comment
     without a space), and each tag or comment is matched where it begins, as in
-    :func:`located_tokens`.
+    :func:`located_tokens`. Those characters and odd white space are found with str
+    methods, not a character class: a regex tests a class character by character, which
+    cost as much as the words themselves (about 300M instructions of a mixed log's check).
     """
-    odd = _ODD_SPACE.search(text) is not None  # then each stretch is looked at for it
+    # Where odd white space stands (rare), each stretch is looked at for it. The few of
+    # ASCII are looked for with str methods, those beyond by the regex, in text beyond ASCII.
+    odd = any(map(text.__contains__, _ODD_ASCII)) or (
+        not text.isascii() and _ODD_SPACE.search(text) is not None
+    )
     found: list[Token] = []
     regex = token_regex()
     pos, n = 0, len(text.rstrip(SPACES))  # as located_tokens: the end's white space is none
+    ahead = [text.find(mark, 0, n) for mark in _SPECIAL]  # where each next stands, or -1
     while pos < n:
-        special = _SPECIAL.search(text, pos, n)
-        stop = n if special is None else special.start()
+        stop = n
+        for k, at in enumerate(ahead):
+            if 0 <= at < pos:  # inside the tag or comment just read: look further
+                ahead[k] = at = text.find(_SPECIAL[k], pos, n)
+            if 0 <= at < stop:
+                stop = at
         stretch = text[pos:stop]
         words = stretch.split()
         if odd and sum(map(len, words)) + sum(map(stretch.count, SPACES)) != len(stretch):
@@ -146,7 +156,7 @@ def word_tokens(text: str) -> list[Token] | None:
         found += chain.from_iterable(map(_WORDS.__getitem__, words))
         if pos and words and stretch[0] not in SPACES:  # joined to the tag or comment before
             found[first] = (*found[first][:2], True, 0)
-        if special is None:
+        if stop == n:
             break
         m = regex.match(text, stop, n)
         assert m is not None
@@ -170,23 +180,34 @@ class _Words(dict[str, tuple[Token, ...]]):
             # come at many numbers, and each would keep its own copy of the move.
             first, *rest = self[word[dot:]]
             return ((_MOVE_NUMBER, word[:dot], False, 0), (*first[:2], True, 0), *rest)
-        found: list[Token] = []
-        for m in token_regex().finditer(word):
-            kind = m.lastindex
-            assert kind is not None
-            found.append((kind, m.group(kind), bool(found), 0))
+        stem = word.rstrip("!?")
+        if stem and stem != word:
+            # A word annotated (r5:QD>K?!): only ANNOTATION holds a ! or a ?, and only those,
+            # so no token runs across the stem's end; the stem's tokens are kept already.
+            marks = tuple((kind, text, True, 0) for kind, text, _, _ in self[word[len(stem) :]])
+            tokens = self[stem] + marks
+        else:
+            found: list[Token] = []
+            for m in token_regex().finditer(word):
+                kind = m.lastindex
+                assert kind is not None
+                found.append((kind, m.group(kind), bool(found), 0))
+            tokens = tuple(found)
         if len(self) >= _WORDS_MAX:
             self.clear()
-        self[word] = tokens = tuple(found)
+        self[word] = tokens
         return tokens
 
 
 _MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
-# White space that str.split() takes and the grammar's WS does not (\v, \x1c-\x1f, the
-# no-break space...): re's \s is str.isspace(), as str.split()'s is.
+# The ASCII white space that str.split() takes and the grammar's WS does not (\v,
+# \x1c-\x1f); beyond ASCII there are more (the no-break space...).
+_ODD_ASCII = tuple(c for c in map(chr, range(128)) if c.isspace() and c not in SPACES)
+# All white space that str.split() takes and the grammar's WS does not (the no-break
+# space...): re's \s is str.isspace(), as str.split()'s is.
 _ODD_SPACE = re.compile(f"[^\\S{re.escape(SPACES)}]")
 # What begins a tag or a comment: the only tokens that may hold white space.
-_SPECIAL = re.compile(r"[\[{;]")
+_SPECIAL = ("[", "{", ";")
 _WORDS = _Words()
 _WORDS_MAX = 50_000
 
