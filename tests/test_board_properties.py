@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from sunlog.engine.board import RAYS, Board, Stage, Status, Variant
 from sunlog.engine.cards import CARDS
 from sunlog.engine.deal import MAX_DEAL
+from sunlog.engine.errors import AmbiguousMoveError
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.state import STOCK
 
 SETTINGS = settings(
     max_examples=40,
@@ -139,19 +141,31 @@ def _outcome(board: Board, play: object, before: tuple[object, ...]) -> object:
     return key
 
 
-def check_fast_path(board: Board) -> None:
-    """push's fast path for card moves lands exactly where the general path does, and
-    refuses (or leaves to the general path) exactly what the general path refuses."""
+def check_short_forms(board: Board) -> None:
+    """A move written without its position (``.D``, ``.L``) plays what the fully written
+    move plays, unless another reading gives another position (then it is ambiguous);
+    and a refused or ambiguous move leaves the board as it was."""
     before = snapshot(board)  # each outcome checks that the board comes back to it
-    for move in _short_forms(board):
+    for move in every_written_move(board):
+        if move.kind is not MoveKind.CARD or (move.depth is None and move.end is None):
+            continue
+        short = move._replace(depth=None, end=None)
+        full = _outcome(board, lambda m=move: board.push(m), before)
+        brief = _outcome(board, lambda m=short: board.push(m), before)
+        if not isinstance(full, type):  # the full form is legal: a position
+            assert brief in (full, AmbiguousMoveError), (move, short)
 
-        def general(move: Move = move) -> None:
-            reading, _target, dst = board._resolve_card(move)
-            board._apply_card(reading, dst)
-            board.move_stack.append(move)
 
-        fast = _outcome(board, lambda m=move: board.push(m), before)
-        assert fast == _outcome(board, general, before), move
+def check_index(board: Board) -> None:
+    """The index of where each card's two copies lie agrees with the piles."""
+    counts: dict[tuple[int, int], int] = {}
+    for card in CARDS:
+        for pile in board.copies(card):
+            if pile != STOCK:
+                counts[card, pile] = counts.get((card, pile), 0) + 1
+    for (card, pile), count in counts.items():
+        assert board.pile(pile).count(card) == count, (card, pile)
+    assert sum(counts.values()) == board.deals * RAYS  # every card dealt, and no other
 
 
 # ------------------------------------------------------------ status oracle
@@ -254,12 +268,13 @@ def playout_keeps_every_invariant(variant: str, deal: int, seed: int) -> None:
     check_legal_moves(board)
     for _ in random_playout(board, rng, max_moves=400, stage_weight=0.15):
         check_cards(board)
+        check_index(board)
         check_piles(board)
         history.append(snapshot(board))
         if rng.random() < 0.04 and checked < 4:
             checked += 1
             check_legal_moves(board)
-            check_fast_path(board)
+            check_short_forms(board)
         if board.stage is Stage.WIND and rng.random() < 0.2:
             check_status(board)
     check_legal_moves(board)
@@ -268,6 +283,7 @@ def playout_keeps_every_invariant(variant: str, deal: int, seed: int) -> None:
         history.pop()
         board.pop()
         assert snapshot(board) == history[-1]
+        check_index(board)
 
 
 @SETTINGS

@@ -20,6 +20,7 @@ COMPILED_MODULES = (
     "sunlog.engine.moves",
     "sunlog.engine.rules",
     "sunlog.engine.stages",
+    "sunlog.engine.state",
     "sunlog.play.bounds",
     "sunlog.play.emit",
     "sunlog.play.lookahead",

@@ -25,30 +25,36 @@ from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 #: Whether ``sunlog.engine.board`` was loaded from a compiled extension module.
 COMPILED: bool = isinstance(_board.__spec__.loader, ExtensionFileLoader)
 
-__all__ = [
-    "CARDS",
+#: The engine's public API, by the module each name comes from (``sunlog`` re-exports it).
+__all__ = [  # noqa: RUF022 (grouped by module, as the imports)
+    # the build
     "COMPILED",
-    "DEALS",
-    "RAYS",
-    "AmbiguousMoveError",
-    "Board",
-    "BoardArgumentError",
+    # cards and deal numbers
+    "CARDS",
     "Card",
-    "End",
-    "IllegalMoveError",
-    "InvalidMoveError",
-    "Move",
-    "MoveErrorCode",
-    "MoveKind",
-    "Place",
     "Rank",
     "SplitMix64",
-    "Stage",
-    "Status",
     "Suit",
-    "Target",
-    "Variant",
     "deal_deck",
     "parse_card",
     "wind_row",
+    # moves
+    "End",
+    "Move",
+    "MoveKind",
+    "Place",
+    "Target",
+    # the board and its rules
+    "DEALS",
+    "RAYS",
+    "Board",
+    "Stage",
+    "Status",
+    "Variant",
+    # errors
+    "AmbiguousMoveError",
+    "BoardArgumentError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "MoveErrorCode",
 ]

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sunlog.engine.cards import Card
-
-if TYPE_CHECKING:
-    from sunlog.engine.board import Board
+from sunlog.engine.state import BoardState
 
 __all__ = ["position_json"]
 
 _SUIT_KEYS = ("S", "H", "D", "C")
 
 
-def position_json(board: Board) -> dict[str, Any]:
+def position_json(board: BoardState) -> dict[str, Any]:
     """The position object of SPEC 6."""
     names = _card_names
-    found = board._foundations
-    if board._rules.two_aces_piles:
+    found = board.foundations
+    if board.rules.two_aces_piles:
         foundations: dict[str, Any] = {
             "aces": {k: [names(found[s]), names(found[s + 4])] for s, k in enumerate(_SUIT_KEYS)}
         }
@@ -29,6 +27,7 @@ def position_json(board: Board) -> dict[str, Any]:
             "kings": {k: names(found[s + 4]) for s, k in enumerate(_SUIT_KEYS)},
         }
     stock = board.stock
+    wind_row = board.wind_row
     return {
         "variant": board.variant.value,
         "deal": board.deal_number,
@@ -36,10 +35,10 @@ def position_json(board: Board) -> dict[str, Any]:
         "move_count": board.move_count,
         "deals": board.deals,
         "stock": None if stock is None else names(stock),
-        "rays": [names(ray) for ray in board._rays],
+        "rays": [names(ray) for ray in board.rays],
         "open_ray": board.open_ray,
-        "clouds": [names(cloud) for cloud in board._clouds],
-        "wind_row": None if board._wind_row is None else names(board._wind_row),
+        "clouds": [names(cloud) for cloud in board.clouds],
+        "wind_row": None if wind_row is None else names(wind_row),
         "foundations": foundations,
         "status": board.status().value,
     }

@@ -1,6 +1,6 @@
 """Why a move is illegal, in words a player understands: the prose of the rules.
 
-The board decides what is legal (:mod:`sunlog.engine.board`, :mod:`sunlog.engine.rules`);
+The board decides what is legal (:mod:`sunlog.engine.board`, :mod:`sunlog.engine.state`);
 when a card move has no legal reading, :func:`explain_card` reads the move as a player
 does (is anything dealt, is the game over, is the card where the move says, may it go
 there) and raises the :class:`IllegalMoveError` of the first fault met, with its code.
@@ -9,7 +9,7 @@ Nothing here runs for a legal move.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from sunlog.engine.cards import CARDS, Card
 from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
@@ -17,18 +17,13 @@ from sunlog.engine.errors import MoveErrorCode as _C
 from sunlog.engine.lastplayed import canonical_form
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.rules import RAYS, PileKind, takes
+from sunlog.engine.state import FOUNDATION_PILE, WIND_PILE, BoardState, Reading, cloud_pile
 
-if TYPE_CHECKING:
-    from sunlog.engine.board import Board
-
-__all__ = ["check_ray_number", "check_same_result", "explain_card", "reopen_message"]
-
-# A reading of a card move: (place, index, pos, card), as the board has them.
-_Reading = tuple[Place, int, int, Card]
+__all__ = ["ambiguous", "check_ray_number", "explain_card", "reopen_message"]
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
-def explain_card(board: Board, move: Move) -> None:
+def explain_card(board: BoardState, move: Move) -> None:
     """Raise the :class:`IllegalMoveError` that says why a card move has no legal
     reading: the first fault met, reading the move as a player does (is anything
     dealt, is the game over, is the card where the move says, may it go there)."""
@@ -49,12 +44,12 @@ def explain_card(board: Board, move: Move) -> None:
         raise first_error
 
 
-def _readings(board: Board, move: Move) -> list[_Reading]:
+def _readings(board: BoardState, move: Move) -> list[Reading]:
     """The playable cards a written source and card can mean (target not yet checked)."""
     source, card = move.source, move.card
     if source is None:
         assert card is not None
-        found = [r for r in board._playable() if r[3] == card]
+        found = [r for r in board.readings() if r[3] == card]
         if not found:
             if (stock := _in_stock(board, card)) is not None:
                 raise IllegalMoveError(f"{stock}; {_playable_summary(board)}", _C.IN_STOCK)
@@ -69,11 +64,11 @@ def _readings(board: Board, move: Move) -> list[_Reading]:
     return _foundation_readings(board, move)
 
 
-def _ray_readings(board: Board, move: Move) -> list[_Reading]:
+def _ray_readings(board: BoardState, move: Move) -> list[Reading]:
     n, card, depth = move.index, move.card, move.depth
     assert n is not None
     check_ray_number(n)
-    ray = board._rays[n - 1]
+    ray = board.pile(n - 1)
     if not ray:
         raise _not_here(board, move, f"ray {n} is empty", _C.EMPTY_PILE)
     is_open = n == board.open_ray
@@ -94,7 +89,7 @@ def _ray_readings(board: Board, move: Move) -> list[_Reading]:
         return [(Place.RAY, n, pos, ray[pos])]
     if card is None:
         if is_open:
-            return [r for r in board._playable() if r[0] is Place.RAY and r[1] == n]
+            return [r for r in board.readings() if r[0] is Place.RAY and r[1] == n]
         return [(Place.RAY, n, len(ray) - 1, ray[-1])]
     if ray[-1] == card:
         return [(Place.RAY, n, len(ray) - 1, card)]
@@ -106,19 +101,20 @@ def _ray_readings(board: Board, move: Move) -> list[_Reading]:
     raise _not_here(board, move, f"ray {n}, the open ray, holds no {card}", _C.NOT_THERE)
 
 
-def _row_readings(board: Board, move: Move) -> list[_Reading]:
+def _row_readings(board: BoardState, move: Move) -> list[Reading]:
     card, end = move.card, move.end
     if move.source is Place.CLOUD:
         k = move.index
         assert k is not None
-        if not 1 <= k <= len(board._clouds):
-            have = f"there are {len(board._clouds)}" if board._clouds else "none has been made"
+        count = board.cloud_count
+        if not 1 <= k <= count:
+            have = f"there are {count}" if count else "none has been made"
             raise IllegalMoveError(f"there is no cloud {k}: {have}", _C.NO_SUCH_CLOUD)
-        row, name, place = board._clouds[k - 1], f"cloud {k}", Place.CLOUD
+        row, name, place = board.pile(cloud_pile(k)), f"cloud {k}", Place.CLOUD
     else:
-        if board._wind_row is None:
+        if board.wind_row is None:
             raise IllegalMoveError("there is no wind row: the wind has not blown", _C.NO_WIND_ROW)
-        k, row, name, place = 0, board._wind_row, "the wind row", Place.WIND
+        k, row, name, place = 0, board.pile(WIND_PILE), "the wind row", Place.WIND
     if not row:
         raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
     if end is not None:
@@ -141,8 +137,8 @@ def _row_readings(board: Board, move: Move) -> list[_Reading]:
     return found
 
 
-def _foundation_readings(board: Board, move: Move) -> list[_Reading]:
-    if board._rules.two_aces_piles:
+def _foundation_readings(board: BoardState, move: Move) -> list[Reading]:
+    if board.rules.two_aces_piles:
         raise IllegalMoveError(
             "cards on the foundations are never playable in sun-3", _C.NOT_PLAYABLE
         )
@@ -154,13 +150,13 @@ def _foundation_readings(board: Board, move: Move) -> list[_Reading]:
         found = [
             (place, base + s, len(p) - 1, p[-1])
             for s in range(4)
-            if len(p := board._foundations[base + s]) > 1
+            if len(p := board.pile(FOUNDATION_PILE + base + s)) > 1
         ]
         if not found:
             raise IllegalMoveError(f"no {kind} pile has a card that can move", _C.NOT_PLAYABLE)
         return found
     suit = card // 13
-    pile = board._foundations[base + suit]
+    pile = board.pile(FOUNDATION_PILE + base + suit)
     name = f"the {kind} pile of {_SUIT_NAMES[suit]}"
     if not pile:
         raise IllegalMoveError(f"{name} is empty", _C.EMPTY_PILE)
@@ -173,16 +169,17 @@ def _foundation_readings(board: Board, move: Move) -> list[_Reading]:
     return [(place, base + suit, len(pile) - 1, card)]
 
 
-def _destination(board: Board, reading: _Reading, move: Move) -> tuple[Target, list[Card]]:
-    """Where the written target puts this reading's card, or why it cannot."""
+def _destination(board: BoardState, reading: Reading, move: Move) -> tuple[Target, int]:
+    """Where the written target puts this reading's card (a ray's number or a foundation's
+    index), or why it cannot."""
     target = move.target
     if target is None:
         raise IllegalMoveError("a card move must name where its card goes", _C.NO_TARGET)
     place, _, _, card = reading
     suit = card // 13
-    found = board._foundations
+    found = board.foundations
     if target is Target.RAY:
-        if not board._rules.two_aces_piles:
+        if not board.rules.two_aces_piles:
             raise IllegalMoveError(
                 "cards go onto rays only in sun-3 (temporary places); "
                 f"this game is {board.variant.value}",
@@ -191,78 +188,75 @@ def _destination(board: Board, reading: _Reading, move: Move) -> tuple[Target, l
         n = move.target_ray
         assert n is not None
         check_ray_number(n)
-        ray = board._rays[n - 1]
+        ray = board.pile(n - 1)
         if ray:
             raise IllegalMoveError(
                 f"ray {n} is not empty (its outer card is {ray[-1]}): "
                 "a card may be parked only on an empty ray",
                 _C.RAY_NOT_EMPTY,
             )
-        return target, ray
+        return target, n
     if target is Target.KINGS:
-        if board._rules.two_aces_piles:
+        if board.rules.two_aces_piles:
             raise IllegalMoveError(
                 "sun-3 has no kings piles: write A, A1 or A2",
                 _C.WRONG_TARGET,
                 writes=("A", "A1", "A2"),
             )
-        pile = found[suit + 4]
-        if place is Place.KINGS:
-            raise IllegalMoveError(f"{card} is already on its kings pile", _C.ALREADY_THERE)
-        if place is Place.ACES and not pile:
-            raise IllegalMoveError(
-                f"the kings pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
-                "an empty pile from another foundation",
-                _C.EMPTY_FOUNDATION,
-            )
-        if not takes(PileKind.KINGS, len(pile), card):
-            raise IllegalMoveError(_misfit(card, pile, "kings"), _C.NO_FIT)
-        return target, pile
-    if board._rules.two_aces_piles:
+        _check_onto(card, place, found[suit + 4], PileKind.KINGS)
+        return target, suit + 4
+    if board.rules.two_aces_piles:
         if target is Target.ACES:
-            for pile in (found[suit], found[suit + 4]):
-                if takes(PileKind.ACES, len(pile), card):
-                    return target, pile
+            for i in (suit, suit + 4):
+                if takes(PileKind.ACES, len(found[i]), card):
+                    return target, i
             tops = " and ".join(str(p[-1]) if p else "empty" for p in found[suit::4])
             raise IllegalMoveError(
                 f"{card} fits neither aces pile of {_SUIT_NAMES[suit]} (tops: {tops})",
                 _C.NO_FIT,
             )
-        pile = found[suit if target is Target.ACES1 else suit + 4]
-        if not takes(PileKind.ACES, len(pile), card):
+        i = suit if target is Target.ACES1 else suit + 4
+        if not takes(PileKind.ACES, len(found[i]), card):
             which = "first" if target is Target.ACES1 else "second"
-            raise IllegalMoveError(_misfit(card, pile, "aces", which), _C.NO_FIT)
-        return target, pile
+            raise IllegalMoveError(_misfit(card, found[i], "aces", which), _C.NO_FIT)
+        return target, i
     if target is not Target.ACES:
         raise IllegalMoveError(
             f"A1 and A2 name the two aces piles of sun-3; in {board.variant.value} write A",
             _C.WRONG_TARGET,
             writes=("A",),
         )
-    pile = found[suit]
-    if place is Place.ACES:
-        raise IllegalMoveError(f"{card} is already on its aces pile", _C.ALREADY_THERE)
-    if place is Place.KINGS and not pile:
+    _check_onto(card, place, found[suit], PileKind.ACES)
+    return target, suit
+
+
+def _check_onto(card: Card, place: Place, pile: Sequence[Card], kind: PileKind) -> None:
+    """Why ``card``, from ``place``, cannot go onto ``pile`` of its suit (sun and sun-2's
+    aces or kings pile), if it cannot."""
+    name = "aces" if kind is PileKind.ACES else "kings"
+    own = Place.ACES if kind is PileKind.ACES else Place.KINGS
+    if place is own:
+        raise IllegalMoveError(f"{card} is already on its {name} pile", _C.ALREADY_THERE)
+    if place in (Place.ACES, Place.KINGS) and not pile:
         raise IllegalMoveError(
-            f"the aces pile of {_SUIT_NAMES[suit]} is empty, and nothing moves onto "
+            f"the {name} pile of {_SUIT_NAMES[card // 13]} is empty, and nothing moves onto "
             "an empty pile from another foundation",
             _C.EMPTY_FOUNDATION,
         )
-    if not takes(PileKind.ACES, len(pile), card):
-        raise IllegalMoveError(_misfit(card, pile, "aces"), _C.NO_FIT)
-    return target, pile
+    if not takes(kind, len(pile), card):
+        raise IllegalMoveError(_misfit(card, pile, name), _C.NO_FIT)
 
 
-def _open_ray_note(board: Board) -> str:
+def _open_ray_note(board: BoardState) -> str:
     if board.open_ray is None:
         return "no ray is open"
     return f"the open ray is ray {board.open_ray}"
 
 
-def _playable_summary(board: Board) -> str:
+def _playable_summary(board: BoardState) -> str:
     """The playable cards off the foundations, by suit (S H D C) and, within a suit, by
     rank (A 2 ... 10 J Q K): ``the playable cards are 3S 10S, AH 7H, KC``."""
-    cards = sorted({r[3] for r in board._playable() if r[0] not in (Place.ACES, Place.KINGS)})
+    cards = sorted({r[3] for r in board.readings() if r[0] not in (Place.ACES, Place.KINGS)})
     if not cards:
         return "no card is playable"
     suits = [
@@ -273,7 +267,7 @@ def _playable_summary(board: Board) -> str:
     return "the playable cards are " + ", ".join(suits)
 
 
-def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveError:
+def _not_here(board: BoardState, move: Move, message: str, code: _C) -> IllegalMoveError:
     """A card not where the move says, with where it is playable as the move to write
     (``; 2S is on ray 3: write r3:2S>A``, kept in ``writes``), or that it is playable
     nowhere.
@@ -282,7 +276,7 @@ def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveEr
     card = move.card
     if card is None:
         return IllegalMoveError(message, code)
-    places = [r for r in board._playable() if r[3] == card]
+    places = [r for r in board.readings() if r[3] == card]
     if not places:
         if (stock := _in_stock(board, card)) is not None:
             return IllegalMoveError(f"{message}, and {stock}", _C.IN_STOCK)
@@ -295,7 +289,7 @@ def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveEr
         except IllegalMoveError as exc:
             reason = reason or str(exc)
             continue
-        form = str(canonical_form(board, reading, target, board._dst_index(target, dst)))
+        form = str(canonical_form(board, reading, target, dst))
         if form not in writes:
             writes.append(form)
     where = _place_names(places)
@@ -305,16 +299,14 @@ def _not_here(board: Board, move: Move, message: str, code: _C) -> IllegalMoveEr
     return IllegalMoveError(f"{message}; {card} is {where}, but {reason}", code)
 
 
-def _in_stock(board: Board, card: Card) -> str | None:
+def _in_stock(board: BoardState, card: Card) -> str | None:
     """For a card no place holds playable: that it is still in the stock, when the deck is
     known and both its copies are (``3H has not been dealt yet: it comes with the next deal
     (was a deal left out?)``, or ``with deal 4``), as a deal left out makes it; else
     ``None`` (a copy covered on the table, or one gone to a foundation, is then the likelier
     fault)."""
-    if board._deck is None:
-        return None
-    stock = board._deck[board.deals * RAYS :]
-    if stock.count(card) < 2:
+    stock = board.stock
+    if stock is None or stock.count(card) < 2:
         return None
     deal = board.deals + 1 + stock.index(card) // RAYS
     if deal == board.deals + 1:
@@ -322,7 +314,7 @@ def _in_stock(board: Board, card: Card) -> str | None:
     return f"{card} has not been dealt yet: it comes with deal {deal}"
 
 
-def reopen_message(board: Board, n: int) -> str:
+def reopen_message(board: BoardState, n: int) -> str:
     """Why ``open n`` cannot come now that ray ``board.opened`` is open, in one sentence
     (the move history is read only here, on the error path)."""
     last = board.opened
@@ -336,7 +328,7 @@ def reopen_message(board: Board, n: int) -> str:
     return f"open {n}: {what}, and rays are opened left to right: {later}"
 
 
-def _misfit(card: Card, pile: list[Card], kind: str, which: str = "") -> str:
+def _misfit(card: Card, pile: Sequence[Card], kind: str, which: str = "") -> str:
     suit = _SUIT_NAMES[card // 13]
     name = f"the {which + ' ' if which else ''}{kind} pile of {suit}"
     if not pile:
@@ -349,7 +341,7 @@ def _misfit(card: Card, pile: list[Card], kind: str, which: str = "") -> str:
     return f"{card} cannot go onto {name}: its top is {top}, so it takes {CARDS[top + step]}"
 
 
-def _place_names(readings: list[_Reading]) -> str:
+def _place_names(readings: list[Reading]) -> str:
     """Where playable cards are, in words: ``on ray 3``, ``at an end of cloud 2``, ..."""
     names: list[str] = []
     for place, index, _, _ in readings:
@@ -376,24 +368,12 @@ def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
-def check_same_result(
-    board: Board, move: Move, legal: list[tuple[_Reading, Target, list[Card]]]
-) -> None:
-    """SPEC 5.2: a short form stands only when every reading gives the same position."""
-    keys = set()
-    forms = []
-    for reading, target, dst in legal:
-        index = board._dst_index(target, dst)
-        forms.append(str(canonical_form(board, reading, target, index)))
-        board._apply_card(reading, dst)
-        keys.add(board.key())
-        board._undo.pop()
-        dst.pop()
-        board._pile(reading[0], reading[1]).insert(reading[2], reading[3])
-    if len(keys) > 1:
-        unique = tuple(dict.fromkeys(forms))
-        raise AmbiguousMoveError(
-            f"{move} can be read {len(unique)} ways with different results: "
-            f"write {' or '.join(unique)}",
-            unique,
-        )
+def ambiguous(move: Move, forms: list[str]) -> AmbiguousMoveError:
+    """The error of a short form whose readings (written as ``forms``) give different
+    positions (SPEC 5.2)."""
+    unique = tuple(dict.fromkeys(forms))
+    return AmbiguousMoveError(
+        f"{move} can be read {len(unique)} ways with different results: "
+        f"write {' or '.join(unique)}",
+        unique,
+    )

@@ -76,39 +76,42 @@ Spot = RaySpot | CloudSpot | WindSpot | AcesSpot | KingsSpot
 
 
 @dataclass(frozen=True, slots=True)
-class CardMoved:
+class _Done:
+    """What every kind of move done holds: its canonical form (what ``fmt`` writes)."""
+
+    canonical: Move
+
+
+@dataclass(frozen=True, slots=True)
+class CardMoved(_Done):
     """A card move: the card, the spot it left (as the position was before the move) and
     the spot it went to."""
 
-    canonical: Move
     card: Card
     source: Spot
     target: Spot
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(_Done):
     """A stage-1 deal: the 13 cards dealt, ray 1 first."""
 
-    canonical: Move
     cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Opened:
+class Opened(_Done):
     """Stage 2: ray ``ray`` became the open ray."""
 
-    canonical: Move
     ray: int
 
 
 @dataclass(frozen=True, slots=True)
-class Gathered:
+class Gathered(_Done):
     """Stage 3: ray ``ray`` taken whole (``cards``, inner to outer), dealt out as the
     (ray, card) pairs of ``dealt``, the rest laid as cloud number ``cloud`` (``None``: no
     cloud was made) holding ``cloud_cards`` left to right."""
 
-    canonical: Move
     ray: int
     cards: tuple[Card, ...]
     dealt: tuple[tuple[int, Card], ...]
@@ -117,10 +120,9 @@ class Gathered:
 
 
 @dataclass(frozen=True, slots=True)
-class WindBlown:
+class WindBlown(_Done):
     """The wind: the row laid, left to right."""
 
-    canonical: Move
     row: tuple[Card, ...]
 
 

@@ -1,11 +1,10 @@
 """The stage actions (SPEC 3.2 to 3.5): a deal, opening a ray, gathering one and the
-wind, each checked (with the reason it cannot come now) and then applied to the board,
-with its undo record."""
+wind, each checked, with the reason it cannot come now. The position applies them
+(:class:`~sunlog.engine.state.BoardState`)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from sunlog.engine.arguments import check_named_cards
 from sunlog.engine.cards import Card
@@ -13,27 +12,14 @@ from sunlog.engine.deal import wind_row
 from sunlog.engine.errors import IllegalMoveError
 from sunlog.engine.errors import MoveErrorCode as _C
 from sunlog.engine.explain import check_ray_number, reopen_message
-from sunlog.engine.lastplayed import DEAL, GATHER, WIND
 from sunlog.engine.moves import Move
-from sunlog.engine.rules import DEALS, RAYS, Stage, gather_out
+from sunlog.engine.rules import DEALS, RAYS, Stage
+from sunlog.engine.state import FOUNDATION_PILE, BoardState
 
-if TYPE_CHECKING:
-    from sunlog.engine.board import Board
-
-__all__ = [
-    "apply_deal",
-    "apply_gather",
-    "apply_wind",
-    "check_gather",
-    "check_open",
-    "resolve_deal",
-    "resolve_wind",
-]
-
-_DEAL, _GATHER, _WIND = DEAL, GATHER, WIND
+__all__ = ["check_gather", "check_open", "resolve_deal", "resolve_wind"]
 
 
-def not_over(board: Board, what: str) -> None:
+def not_over(board: BoardState, what: str) -> None:
     """Refuse ``what`` in a won game or before the 8th deal. Won needs a full first
     pile, so the hot callers ask only when it is full or deals are short."""
     if board.is_won():
@@ -46,7 +32,7 @@ def not_over(board: Board, what: str) -> None:
         )
 
 
-def resolve_deal(board: Board, move: Move) -> list[Card]:
+def resolve_deal(board: BoardState, move: Move) -> list[Card]:
     if board.deals >= DEALS:
         raise IllegalMoveError("all 8 deals have been made", _C.DEALS_DONE)
     named = move.cards
@@ -57,8 +43,9 @@ def resolve_deal(board: Board, move: Move) -> list[Card]:
             f"a deal names 13 cards, one per ray, not {len(named)}", _C.DEAL_SIZE
         )
     deal_no = board.deals + 1
-    if board._deck is not None:
-        cards = board._deck[board.deals * RAYS : deal_no * RAYS]
+    stock = board.stock
+    if stock is not None:
+        cards = stock[:RAYS]
         if named is not None and list(named) != cards:
             i = next(i for i in range(RAYS) if named[i] != cards[i])
             raise IllegalMoveError(
@@ -72,10 +59,9 @@ def resolve_deal(board: Board, move: Move) -> list[Card]:
             "the deck is not known (no Deal or Deck tag): name the 13 cards dealt",
             _C.DECK_UNKNOWN,
         )
-    assert board._named is not None
     counts = Counter(named)
     for card, count in counts.items():
-        if board._named[card] + count > 2:
+        if board.dealt_copies(card) + count > 2:
             raise IllegalMoveError(
                 f"deal {deal_no} names a third {card}: there are only two of each card",
                 _C.THIRD_COPY,
@@ -83,28 +69,23 @@ def resolve_deal(board: Board, move: Move) -> list[Card]:
     return list(named)
 
 
-def apply_deal(board: Board, cards: list[Card]) -> None:
-    assert len(cards) == RAYS
-    for ray, card in zip(board._rays, cards, strict=True):  # one card onto each ray
-        ray.append(card)
-    if board._named is not None:
-        for card in cards:
-            board._named[card] += 1
-    board.deals += 1
-    board._undo.append((_DEAL, cards))
-
-
-def check_open(board: Board, n: int | None) -> int:
-    """The ray ``open n`` opens, or why it cannot be opened now."""
-    assert n is not None
-    if not board._rules.opens:
-        raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened", _C.NO_STAGE_2)
-    if board.deals < DEALS or len(board._foundations[0]) == 13:  # else not over: no call
-        not_over(board, "open")
+def _check_ray_action(board: BoardState, n: int, action: str, done: str) -> None:
+    """What an ``open n`` and a ``gather n`` both need: the deals made, the game not won,
+    a ray ``n`` on the table, the wind not blown."""
+    if board.deals < DEALS or len(board.pile(FOUNDATION_PILE)) == 13:  # else not over: no call
+        not_over(board, action)
     if not 1 <= n <= RAYS:
         check_ray_number(n)
     if board.stage is Stage.WIND:
-        raise IllegalMoveError("no ray can be opened after the wind", _C.AFTER_WIND)
+        raise IllegalMoveError(f"no ray can be {done} after the wind", _C.AFTER_WIND)
+
+
+def check_open(board: BoardState, n: int | None) -> int:
+    """The ray ``open n`` opens, or why it cannot be opened now."""
+    assert n is not None
+    if not board.rules.opens:
+        raise IllegalMoveError("sun-2 has no stage 2: no ray can be opened", _C.NO_STAGE_2)
+    _check_ray_action(board, n, "open", "opened")
     if board.stage is Stage.SUNSET:
         raise IllegalMoveError(
             "no ray can be opened once stage 3 (gathering) has begun", _C.STAGE_PASSED
@@ -114,15 +95,10 @@ def check_open(board: Board, n: int | None) -> int:
     return n
 
 
-def check_gather(board: Board, n: int | None) -> int:
+def check_gather(board: BoardState, n: int | None) -> int:
     """The ray ``gather n`` gathers, or why it cannot be gathered now."""
     assert n is not None
-    if board.deals < DEALS or len(board._foundations[0]) == 13:  # else not over: no call
-        not_over(board, "gather")
-    if not 1 <= n <= RAYS:
-        check_ray_number(n)
-    if board.stage is Stage.WIND:
-        raise IllegalMoveError("no ray can be gathered after the wind", _C.AFTER_WIND)
+    _check_ray_action(board, n, "gather", "gathered")
     if n <= board.gathered:
         raise IllegalMoveError(
             f"gather {n}: ray {n} has already been gathered or passed over "
@@ -130,39 +106,20 @@ def check_gather(board: Board, n: int | None) -> int:
             _C.OUT_OF_ORDER,
         )
     for m in range(board.gathered + 1, n):
-        if board._rays[m - 1]:
+        if board.pile(m - 1):
             raise IllegalMoveError(
                 f"gather {n}: ray {m} has not been gathered (gather {m} first)", _C.NOT_GATHERED
             )
     return n
 
 
-def apply_gather(board: Board, n: int) -> None:
-    ray = board._rays[n - 1]
-    cards = ray[:]
-    ray.clear()
-    onto, rest = gather_out(cards, n)
-    dealt = len(onto)
-    for ray, card in zip(board._rays[n : n + dealt], onto, strict=True):
-        ray.append(card)
-    cloud = bool(rest)
-    if cloud:
-        board._clouds.append(list(rest))
-    board._undo.append(
-        (_GATHER, n, cards, dealt, cloud, board.open_ray, board.gathered, board.stage)
-    )
-    board.gathered = n
-    board.open_ray = None
-    board.stage = Stage.SUNSET
-
-
-def resolve_wind(board: Board, move: Move) -> list[Card]:
+def resolve_wind(board: BoardState, move: Move) -> list[Card]:
     if board.is_won():
         raise IllegalMoveError("the game is won: no move is legal", _C.GAME_WON)
     if board.stage is Stage.WIND:
         raise IllegalMoveError("the wind blows only once, and it has blown", _C.WIND_BLOWN)
     not_over(board, "the wind")
-    waiting = [n for n in range(board.gathered + 1, RAYS + 1) if board._rays[n - 1]]
+    waiting = [n for n in range(board.gathered + 1, RAYS + 1) if board.pile(n - 1)]
     if waiting:
         raise IllegalMoveError(
             f"the wind comes after every ray is gathered or empty: ray {waiting[0]} "
@@ -190,15 +147,3 @@ def resolve_wind(board: Board, move: Move) -> list[Card]:
             parts.append("not collected " + " ".join(map(str, sorted(extra.elements()))))
         raise IllegalMoveError("; ".join(parts), _C.WIND_ROW_WRONG)
     return row
-
-
-def apply_wind(board: Board, row: list[Card]) -> None:
-    clouds = [cloud[:] for cloud in board._clouds]
-    rays = [ray[:] for ray in board._rays]
-    for pile in board._clouds:
-        pile.clear()
-    for pile in board._rays:
-        pile.clear()
-    board._undo.append((_WIND, clouds, rays, board.stage))
-    board._wind_row = row
-    board.stage = Stage.WIND
