@@ -138,9 +138,6 @@ class VariantRules:
     #: :func:`next_rank` of each pile for each height 0..13, as tables (the rule asked on
     #: every card move): ``next_rank[i][len(pile)] == card % 13`` when pile ``i`` takes it.
     next_rank: tuple[tuple[int, ...], ...]
-    #: :func:`holds` of each pile for each height, as bit masks of ranks:
-    #: ``held[i][len(pile)] >> card % 13 & 1`` when pile ``i`` holds a copy of ``card``.
-    held: tuple[tuple[int, ...], ...]
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Its class and its fields: compiled by mypyc, a frozen dataclass cannot take its
@@ -151,11 +148,7 @@ class VariantRules:
 def _variant(piles: tuple[PileKind, ...], opens: bool, parks: bool) -> VariantRules:
     two_aces_piles = piles[4] is PileKind.ACES
     tables = tuple(NEXT_RANK[kind] for kind in piles)
-    held = tuple(
-        tuple(sum(1 << r for r in range(13) if holds(kind, height, r)) for height in range(14))
-        for kind in piles
-    )
-    return VariantRules(piles, opens, parks, not two_aces_piles, two_aces_piles, tables, held)
+    return VariantRules(piles, opens, parks, not two_aces_piles, two_aces_piles, tables)
 
 
 _ACES_AND_KINGS = (PileKind.ACES,) * 4 + (PileKind.KINGS,) * 4
