@@ -416,8 +416,9 @@ class BoardState:
         self._undo.append((CARD, source, pos, dest))
 
     def _relocate(self, card: Card, source: int, dest: int) -> None:
-        """The index: one copy of ``card`` has gone from pile ``source`` to ``dest`` (the
-        moves, deals and gathers write this line out: a call each cost 10% of a check)."""
+        """The index: one copy of ``card`` has gone from pile ``source`` to ``dest`` (moves,
+        deals, gathers and their undo write these two lines out: a call each cost 10% of
+        a check)."""
         at = self._where[card]
         at[at[0] != source] = dest
 
@@ -487,10 +488,13 @@ class BoardState:
             _, source, pos, dest = record
             card = piles[dest].pop()
             piles[source].insert(pos, card)
-            self._relocate(card, dest, source)
+            at = self._where[card]
+            at[at[0] != dest] = source
         elif tag == DEAL:
+            where = self._where
             for n, ray in enumerate(self._rays):
-                self._relocate(ray.pop(), n, STOCK)
+                at = where[ray.pop()]
+                at[at[0] != n] = STOCK
             self.deals -= 1
         elif tag == OPEN:
             _, self.open_ray, self.opened, self.stage = record
