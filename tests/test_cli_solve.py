@@ -111,8 +111,20 @@ def test_play_without_a_deal_picks_one_and_says_which() -> None:
     assert result.exit_code == 0
     (game,) = parse_games(result.stdout)
     deal = game.tag("Deal")
-    assert deal is not None and 0 <= int(deal) < 2**64
+    assert deal is not None and 0 <= int(deal) < 10**6  # a number a person can say
+    assert result.stderr.startswith(f"deal {deal} (sun) by lookahead: ")
     assert replay(game).error is None
+
+
+def test_play_picks_a_different_deal_under_a_million_each_time() -> None:
+    deals = set()
+    for _ in range(5):
+        result = run("play", "--policy", "random")
+        assert result.exit_code == 0
+        deal = parse_games(result.stdout)[0].tag("Deal")
+        assert deal is not None and len(deal) <= 6
+        deals.add(int(deal))
+    assert len(deals) > 1  # still random (five draws below a million all equal: ~1e-24)
 
 
 def test_play_usage_errors() -> None:

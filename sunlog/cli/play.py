@@ -30,6 +30,10 @@ from sunlog.engine import Variant
 from sunlog.notation import jsonlayout
 from sunlog.play.policies import POLICIES
 
+#: ``play`` without ``--deal`` picks a deal below this: a number a person can say and
+#: type again (every deal up to 2^64 - 1 stays playable with ``--deal``).
+SAYABLE_DEALS = 1_000_000
+
 if TYPE_CHECKING:
     #: A policy's name (at run time the choice below).
     PolicyName = str
@@ -223,7 +227,12 @@ def play(
     deal: Annotated[
         int | None,
         typer.Option(
-            "--deal", "-d", min=0, max=LAST_DEAL, metavar="N", help="The deal (default: random)."
+            "--deal",
+            "-d",
+            min=0,
+            max=LAST_DEAL,
+            metavar="N",
+            help="The deal (default: a random one under a million).",
         ),
     ] = None,
     variant: VariantOption = Variant.SUN,
@@ -253,7 +262,7 @@ def play(
 
     kind = variant
     chosen = get_policy(policy or DEFAULT_POLICY)
-    number = secrets.randbelow(2**64) if deal is None else deal
+    number = secrets.randbelow(SAYABLE_DEALS) if deal is None else deal
     board = play_game(number, kind, chosen, seed=seed)
     status = board.status()
     result = "*" if status is Status.PLAYING else status.value
