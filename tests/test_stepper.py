@@ -265,10 +265,18 @@ def test_g_digits_enter_jumps_to_a_move() -> None:
     assert "go to move (0-41, Enter; Esc cancels): 12_" in out
 
 
-def test_jump_past_the_end_shows_the_last_move_and_says_why() -> None:
-    stepper, seen, out = run(["g", "9", "9", ENTER, "q"])
-    assert seen[-1] == 41 and stepper.board.key() == REFERENCE[41]
-    assert "the game has 41 moves: showing move 41" in out
+def test_a_jump_past_the_end_is_refused_and_the_prompt_stays_open() -> None:
+    stepper, seen, out = run(["n", "g", "9", "9", ENTER, "2", ENTER, "q"])
+    assert seen == [0, 1, 1, 1, 1, 1, 1, 2]  # still at move 1 after the refusal, then 2
+    assert stepper.board.key() == REFERENCE[2]
+    assert "no move 99: the game has 41 moves (0-41)" in out
+
+
+def test_esc_after_a_refused_jump_closes_the_prompt_and_does_not_quit() -> None:
+    stepper, seen, out = run(["n", "g", "9", "9", "9", ENTER, ESC, "n", "q"])
+    assert seen == [0, 1, 1, 1, 1, 1, 1, 1, 2]  # Esc closed the prompt; n still steps
+    assert stepper.index == 2
+    assert "no move 999: the game has 41 moves (0-41)" in out
 
 
 def test_esc_cancels_the_jump_prompt_without_quitting() -> None:

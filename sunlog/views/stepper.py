@@ -420,7 +420,10 @@ def _loop(stepper: Stepper, console: Console, read_key: KeyReader, window: int) 
 
 
 def _prompt_key(stepper: Stepper, prompt: str, key: str) -> tuple[str | None, str | None]:
-    """One key typed after ``g``: digits, Backspace, Enter (jump) or Esc (cancel)."""
+    """One key typed after ``g``: digits, Backspace, Enter (jump) or Esc (cancel).
+
+    A number past the end is refused and the prompt stays open, empty: the player types
+    another, or Esc closes it (an Esc meant for the prompt never quits the replay)."""
     if key.isdigit() and len(key) == 1:
         return prompt + key, None
     if key == BACKSPACE:
@@ -429,9 +432,9 @@ def _prompt_key(stepper: Stepper, prompt: str, key: str) -> tuple[str | None, st
         if not prompt:
             return None, None
         wanted = int(prompt)
-        reached = stepper.jump(wanted)
-        if reached != wanted:
-            return None, f"the game has {stepper.total} moves: showing move {reached}"
+        if wanted > stepper.total:  # refused: the prompt stays open, so Esc only cancels it
+            return "", f"no move {wanted}: the game has {stepper.total} moves (0-{stepper.total})"
+        stepper.jump(wanted)
         return None, None
     if key in (ESC, CTRL_C, EOF):
         return None, None
