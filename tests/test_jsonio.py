@@ -392,3 +392,57 @@ def test_position_schema_rejects_broken_objects(change: Any) -> None:
     assert errors_of(POSITION_SCHEMA, obj) == []
     change(obj)
     assert errors_of(POSITION_SCHEMA, obj) != []
+
+
+def _converted_moves(game: Game) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A game's moves as ``convert`` writes them, by the objects and by the text path."""
+    from sunlog.notation.jsonio import resolved_game_json, resolved_game_parts
+    from sunlog.notation.resolve import resolve
+
+    resolved = resolve(game)
+    as_objects = resolved_game_json(resolved)["moves"]
+    _, texts, _ = resolved_game_parts(resolved)
+    return as_objects, [json.loads(text) for text in texts]
+
+
+@pytest.mark.parametrize("name", ["won-sun.sun", "sun-2.sun", "sun-3.sun", "physical.sun"])
+def test_each_resolved_move_says_its_stage(name: str) -> None:
+    """The stage after each move, as the position after it says (issue 32, 9): a program
+    counts a game's moves by stage from the moves alone."""
+    from sunlog.notation.resolve import resolve
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    for game in parse_games((samples / name).read_text()):
+        as_objects, as_texts = _converted_moves(game)
+        assert as_objects == as_texts
+        board = resolve(game).board
+        expected = []
+        replayed = Board(board.variant, deal=board.deal_number, deck=board.deck)
+        for gm in game.moves[: len(as_objects)]:
+            replayed.push(gm.move)
+            expected.append(replayed.stage.json)
+        assert [m["stage"] for m in as_objects] == expected
+        kinds = {m["kind"]: m["stage"] for m in reversed(as_objects)}  # each kind's first
+        assert kinds["deal"] == 1
+        if "open" in kinds:
+            assert kinds["open"] == 2
+        if "gather" in kinds:
+            assert kinds["gather"] == 3
+        if "wind" in kinds:
+            assert kinds["wind"] == "wind"
+        for move in as_objects:
+            GAME_SCHEMA.validate(document_json([{**game_to_json(game), "moves": [move]}]))
+
+
+def test_a_document_without_stages_reads_as_one_with_them() -> None:
+    """Old documents (no ``stage``) and new ones read alike: it is output only."""
+    (game,) = parse_games(
+        '[Deal "20261129"]\ndeal r1:AC>A r8:AS>A\ndeal deal deal deal deal deal deal\nopen 1\n'
+    )
+    as_objects, _ = _converted_moves(game)
+    assert [m["stage"] for m in as_objects][-2:] == [1, 2]
+    new = {**game_to_json(game), "moves": as_objects}
+    old = {**new, "moves": [{k: v for k, v in m.items() if k != "stage"} for m in as_objects]}
+    (from_new,) = read_json_games(json.dumps(new))
+    (from_old,) = read_json_games(json.dumps(old))
+    assert write_game(from_new) == write_game(from_old) == write_game(game)

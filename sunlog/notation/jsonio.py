@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from sunlog.engine.board import Board, Variant
+from sunlog.engine.board import Board, Stage, Variant
 from sunlog.engine.cards import Card
 from sunlog.engine.errors import InvalidMoveError, clip
 from sunlog.engine.moves import Move, MoveKind, Target
@@ -230,8 +230,9 @@ def resolved_game_json(resolved: ResolvedGame, *, shared: bool = False) -> dict[
     ``shared``: place objects may be shared between moves (see :func:`played_json`)."""
     data = game_to_json(resolved.game)
     moves = data["moves"]
-    for written, played in zip(moves, resolved.moves, strict=False):
+    for written, played, stage in zip(moves, resolved.moves, resolved.move_stages(), strict=False):
         written.update(played_json(played, shared=shared))
+        written["stage"] = stage.json
     for index, status in resolved.changes:
         moves[index]["status"] = status.value
     if resolved.positions is not None:
@@ -266,6 +267,8 @@ def _kept(table: dict[int, tuple[Any, str]], key: Any, text: str) -> str:
 # A plain stage action's written members (``deal``, ``open 3``), by its kind's value and
 # ray: a reader makes each card move token's value once, but a stage action anew each time.
 _CARD_KIND = MoveKind.CARD
+# The ``stage`` member of a resolved move, with the ", " before it, by stage.
+_STAGE_MEMBERS = {stage: f', "stage": {_encode(stage.json)}' for stage in Stage}
 _STAGE_TEXTS: dict[tuple[str, int | None], str] = {}
 
 
@@ -351,8 +354,10 @@ def resolved_game_parts(
     played = resolved.moves  # the moves before a fault, if any
     changes, positions = resolved.changes, resolved.positions
     end = "" if changes or positions is not None else "}"  # else closed below
+    stages = [_STAGE_MEMBERS[stage] + end for stage in resolved.move_stages()]
     texts = [
-        _written_text(gm) + _played_text(p) + end for gm, p in zip(moves, played, strict=False)
+        _written_text(gm) + _played_text(p) + stage
+        for gm, p, stage in zip(moves, played, stages, strict=False)
     ]
     if not end:
         for index, status in changes:
@@ -377,7 +382,11 @@ def position_actions(board: Board) -> dict[str, Any]:
     last = None
     if board.move_stack:
         played = board.last_played()
-        last = {"kind": played.canonical.kind.value, **played_json(played)}
+        last = {
+            "kind": played.canonical.kind.value,
+            **played_json(played),
+            "stage": board.stage.json,
+        }
     return {
         "last_move": last,
         "playable": [{"card": str(c), "from": spot_json(s)} for c, s in board.playable()],
