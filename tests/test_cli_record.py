@@ -333,3 +333,15 @@ def test_a_file_with_crlf_line_ends_is_continued(tmp_path: Path) -> None:
     assert run("record", log, input="r1:AC>A\n").exit_code == 0
     assert log.read_bytes() == f'[Deal "{DEAL}"]\r\ndeal\r\nr1:AC>A\n*\n'.encode()
     assert moves_of(log) == ["deal", "r1:AC>A"]
+
+
+def test_help_says_what_playable_and_movable_mean_and_what_the_marks_are(
+    tmp_path: Path,
+) -> None:
+    result = run("record", tmp_path / "game.sun", "--deal", DEAL, input="help\n")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "  moves  list the movable cards and the legal moves" in out
+    assert "A playable card is one the rules let move" in out
+    assert "a movable card is a\nplayable card that a legal move takes now." in out
+    assert "marks: [3S] playable card, 3S* put down by the last move" in out

@@ -50,7 +50,10 @@ def test_show_prints_the_final_board_as_plain_text_off_a_terminal() -> None:
     assert result.exit_code == 0
     board = board_after(WON)
     last = parse_games(WON.read_text())[0].moves[-1]
-    assert result.stdout == board_text(board, last_move=last.text)
+    assert result.stdout == board_text(board, last_move=last.text, with_legend=True)
+    assert (
+        result.stdout.splitlines()[-1] == "marks: [3S] playable card, 3S* put down by the last move"
+    )
     assert "| won" in result.stdout.splitlines()[0]
     assert "foundations 104 of 104" in result.stdout
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 #: The commands besides moves, as ``help`` lists them.
 COMMANDS = {
     "undo": "take back the last move (or the deal or wind still naming its cards)",
-    "moves": "list the legal moves",
+    "moves": "list the movable cards and the legal moves",
     "board": "show the board again",
     "help": "show this help",
     "quit": "stop: the log ends with * (Ctrl-D does the same)",
@@ -361,7 +361,7 @@ class _Shell:
                     board_compact(board, title=title, color=use_color(console), width=width)
                 )
             else:
-                print_board(console, board, last_move=last, title=self.log.path)
+                print_board(console, board, last_move=last, title=self.log.path, with_legend=True)
         else:
             from sunlog.views.terminal import board_text
 
@@ -372,8 +372,8 @@ class _Shell:
         moves = [str(m) for m in self.session.legal_moves()]
         notes = reports.unlisted_moves(board)
         if self.interactive:
-            cards = playable_cards(board)
-            self.say("playable: " + (" ".join(cards) if cards else "none"))
+            cards = movable_cards(board)
+            self.say("movable: " + (" ".join(cards) if cards else "none"))
             self.say("legal: " + (" ".join(moves) if moves else "none listed"))
             for note in notes:
                 self.say(f"also legal: {note}")
@@ -384,9 +384,23 @@ class _Shell:
             self.say(f"also legal: {note}")
 
     def show_help(self) -> None:
+        from sunlog.views.terminal import legend
+
         self.say("Type a move in the notation (short forms too: AS>A, r3>K; several on a line).")
         for name, what in COMMANDS.items():
             self.say(f"  {name:6} {what}")
+        self.say("A playable card is one the rules let move (a ray's outer card, any card of")
+        self.say("the open ray, a cloud's or the wind row's ends); a movable card is a")
+        self.say("playable card that a legal move takes now.")
+        if self.interactive:  # the marks of the board as it is drawn here
+            from rich.console import Console
+
+            from sunlog.views.terminal import use_color
+
+            console = Console(highlight=False)
+            console.print(legend(color=use_color(console)))
+        else:
+            self.say(legend(color=False).plain)
 
     # ------------------------------------------------------------------ loop
 
@@ -538,8 +552,10 @@ def refusal(error: LogError, typed: str) -> str:
     return out
 
 
-def playable_cards(board: Board) -> list[str]:
-    """The cards that legal moves take off the rays, clouds and wind, in rank order."""
+def movable_cards(board: Board) -> list[str]:
+    """The movable cards: the playable cards off the foundations that a legal move takes
+    now (off the rays, clouds and wind), in rank order. (Playable alone means free to
+    move by the rules, whether or not a move takes it now: docs/rules.md.)"""
     from sunlog.engine.moves import Move, MoveKind, Place
 
     found = {

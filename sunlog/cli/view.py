@@ -50,11 +50,11 @@ def show(
         from sunlog.views.terminal import print_board
 
         title = f"{path} game {chosen.index}, move {replayed.moves}"
-        print_board(common.color_console(), board, last_move=last, title=title)
+        print_board(common.color_console(), board, last_move=last, title=title, with_legend=True)
     else:
         from sunlog.views.terminal import board_text
 
-        typer.echo(board_text(board, last_move=last), nl=False)
+        typer.echo(board_text(board, last_move=last, with_legend=True), nl=False)
     common.fail_if_broken(path, chosen, replayed)
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "board_text",
     "card_text",
     "last_move_touched",
+    "legend",
     "plain_console",
     "print_board",
     "render_plain",
@@ -458,22 +459,43 @@ def board_compact(
     return Group(*parts)
 
 
+def legend(*, color: bool) -> Text:
+    """What the board's marks mean, as one line: in plain mode ``[3S]`` (a playable card)
+    and ``3S*`` (a card the last move put down); in colour the same cards in their styles,
+    and the underlined label of a pile the last move took from."""
+    out = Text("marks: ")
+    if not color:
+        out.append("[3S] playable card, 3S* put down by the last move")
+        return out
+    out.append_text(card_text(Card.parse("3S"), color=True, style=_OUTER))
+    out.append(" playable, ")
+    out.append_text(card_text(Card.parse("3S"), color=True, style=_TOUCHED))
+    out.append(" put down by the last move, ")
+    out.append("r4", style=f"{_LABEL} {_SOURCE}")
+    out.append(" the pile it left")
+    return out
+
+
 def board_renderable(
     board: Board,
     *,
     last_move: str | None = None,
     title: str | None = None,
     color: bool = True,
+    with_legend: bool = False,
 ) -> RenderableType:
     """The board as a rich renderable; ``color=False`` gives plain ASCII with no styles.
 
     ``last_move`` is the text shown for the last move (default: the move as pushed); the
     cards it laid down are highlighted (``*`` in plain mode), its source piles underlined.
+    ``with_legend`` adds a line under the board saying so (:func:`legend`).
     The board is left as it was (its last move is popped and pushed back to compare).
     """
     view = _Renderer(board, last_move_touched(board), color)
     parts: list[RenderableType] = [view.header(last_move), Text(""), view.foundations()]
     parts += [Text(""), view.piles()]
+    if with_legend:
+        parts += [Text(""), legend(color=color)]
     if color:
         heading = Text(visible(title)) if title else None  # a Text: no markup read in it
         return Panel(Group(*parts), title=heading, box=box.ROUNDED, expand=False)
@@ -488,11 +510,19 @@ def use_color(console: Console) -> bool:
 
 
 def print_board(
-    console: Console, board: Board, *, last_move: str | None = None, title: str | None = None
+    console: Console,
+    board: Board,
+    *,
+    last_move: str | None = None,
+    title: str | None = None,
+    with_legend: bool = False,
 ) -> None:
     """Print the board on ``console``, in colour only where the console shows colour."""
+    color = use_color(console)
     console.print(
-        board_renderable(board, last_move=last_move, title=title, color=use_color(console))
+        board_renderable(
+            board, last_move=last_move, title=title, color=color, with_legend=with_legend
+        )
     )
 
 
@@ -519,9 +549,17 @@ def render_plain(renderable: RenderableType, *, width: int = 100) -> str:
 
 
 def board_text(
-    board: Board, *, last_move: str | None = None, width: int = 100, title: str | None = None
+    board: Board,
+    *,
+    last_move: str | None = None,
+    width: int = 100,
+    title: str | None = None,
+    with_legend: bool = False,
 ) -> str:
     """The board as plain ASCII text, the same on every machine (for tests and pipes)."""
     return render_plain(
-        board_renderable(board, last_move=last_move, title=title, color=False), width=width
+        board_renderable(
+            board, last_move=last_move, title=title, color=False, with_legend=with_legend
+        ),
+        width=width,
     )
