@@ -212,14 +212,21 @@ def test_an_unfinished_deal_keeps_its_move_number(tmp_path: Path) -> None:
     assert "\n1. DEAL 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C\n2. r6:KH>K\n*\n" in log.read_text()
 
 
-def test_undo_drops_an_unfinished_deal_and_a_wrong_rest_refuses_it_whole(
+def test_undo_drops_an_unfinished_deal_and_a_wrong_rest_refuses_only_its_bad_card(
     tmp_path: Path,
 ) -> None:
     log = tmp_path / "table.sun"
     result = run("record", log, input="deal 3H 5S\nundo\ndeal 3H\n5S 5S 5S\n")
     assert "took back deal 1: deal 3H 5S" in result.stdout
-    assert "refused: move 1 'deal 3H 5S 5S 5S'" in result.stderr
-    assert "names 4 cards, not 13" in result.stderr
+    assert result.stderr.splitlines() == [
+        "refused: move 1 'deal 3H 5S 5S 5S': deal 1 names a third 5S: there are only two "
+        "of each card",
+        "  deal 3H 5S 5S 5S",
+        "                ^",
+        "deal 1 keeps the 3 cards before it; nothing from it on: type the rest again",
+    ]
+    assert "deal 1 names 3 so far, 10 cards to come: type them" in result.stdout
+    assert "deal 1 was not finished, and is not written: deal 3H 5S 5S" in result.stdout
     assert result.exit_code == 1
     assert log.read_text() == '[Variant "sun"]\n\n*\n'
 
@@ -345,3 +352,75 @@ def test_help_says_what_playable_and_movable_mean_and_what_the_marks_are(
     assert "A playable card is one the rules let move" in out
     assert "a movable card is a\nplayable card that a legal move takes now." in out
     assert "marks: [3S] playable card, 3S* put down by the last move" in out
+
+
+def test_a_half_typed_deal_keeps_its_good_cards_and_refuses_only_the_bad_part(
+    tmp_path: Path,
+) -> None:
+    """Issue 32, 5: the player's ten good cards are kept, only ``js>k`` is refused."""
+    log = tmp_path / "table.sun"
+    typed = "deal qd 3s js 3s 7d\n6d ad jd 5c jc js>k\n8c 9c 10c\n"
+    result = run("record", log, input=typed)
+    assert result.stderr.splitlines() == [
+        "refused: move 1 'deal QD 3S JS 3S 7D 6D AD JD 5C JC': deal 1 names 10 cards, not 13 "
+        "(one per ray): it ends at JC, before 'js>k'",
+        "  deal qd 3s js 3s 7d 6d ad jd 5c jc js>k",
+        "                                     ^",
+        "deal 1 keeps the 10 cards before it; nothing from it on: type the rest again",
+    ]
+    assert result.stdout.splitlines()[:3] == [
+        "deal 1 names 5 so far, 8 cards to come: type them (undo drops it)",
+        "deal 1 names 10 so far, 3 cards to come: type them (undo drops it)",
+        "move 1: deal QD 3S JS 3S 7D 6D AD JD 5C JC 8C 9C 10C",
+    ]
+    assert moves_of(log) == ["deal QD 3S JS 3S 7D 6D AD JD 5C JC 8C 9C 10C"]
+    assert "\ndeal qd 3s js 3s 7d 6d ad jd 5c jc 8c 9c 10c\n*\n" in log.read_text()
+
+
+def test_fix_corrects_one_card_of_the_deal_being_named_or_the_last_one(tmp_path: Path) -> None:
+    log = tmp_path / "table.sun"
+    typed = (
+        "deal 3H 5S 2H\nfix 2 6S\n7S 10D KH 2S 3S 4S 5C 6C 7C 8C\n"
+        "r6:KH>K\nfix 13 9C\nfix 6 2H\nfix 14 2H\nfix three 2H\n"
+    )
+    result = run("record", log, input=typed)
+    out = result.stdout.splitlines()
+    assert out[:4] == [
+        "deal 1 names 3 so far, 10 cards to come: type them (undo drops it)",
+        "deal 1 names 3 so far, 10 cards to come: type them (undo drops it)",
+        "move 1: deal 3H 6S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C",
+        "move 2: r6:KH>K",
+    ]
+    assert out[4] == "move 1 is now: deal 3H 6S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 9C"
+    assert result.stderr.splitlines() == [
+        "sunlog: deal 1 cannot name 2H as card 6: ray 6's outer card is 2H, not KH, and no "
+        "KH is playable anywhere",
+        "sunlog: deal 1 names 13 cards: fix N CARD takes N from 1 to 13",
+        "sunlog: write fix N CARD, as in fix 3 4H (N: the card's place, its ray)",
+    ]
+    assert moves_of(log) == ["deal 3H 6S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 9C", "r6:KH>K"]
+    assert run("check", log).exit_code == 0
+
+
+def test_record_gives_no_advice_that_cannot_be_typed_in_record(tmp_path: Path) -> None:
+    """Issue 32, 6: no result token or tags to write, no result among the words offered;
+    check keeps its advice for a whole file, and the errors say which (LogError.advice)."""
+    log = tmp_path / "table.sun"
+    first = "deal AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"
+    third = "deal 2H AS AS 3H 4H 5H 6H 7H 8H 9H 10H JH QH"
+    result = run("record", log, input=f"{first}\n{third}\nundo\nfoo\n")
+    assert result.stderr.splitlines()[0] == (
+        "refused: move 2 'deal 2H AS AS 3H 4H 5H 6H 7H 8H 9H 10...': deal 2 names a third "
+        "AS: there are only two of each card"
+    )
+    assert (
+        "refused: move 2 'foo': expected a move (deal, open N, gather N, wind, or a card "
+        "move like r5:QD>K), found 'foo'"
+    ) in result.stderr
+    assert "result" not in result.stderr and "tags" not in result.stderr
+    whole = tmp_path / "whole.sun"
+    whole.write_text(f"{first}\n{third}\n")
+    checked = run("check", whole)
+    assert "; if a new game begins here, end the one before with its result token" in (
+        checked.stdout
+    )

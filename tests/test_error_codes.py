@@ -44,7 +44,7 @@ def fault(text: str) -> LogError:
         ('[Deal "1"]\ndeal r5:KC *\n', LogErrorCode.TARGET_EXPECTED),
         ('[Deal "1"]\ndeal r5:KC> *\n', LogErrorCode.TARGET_EXPECTED),
         ('[Deal "1"]\ndeal r5:KC>Q *\n', LogErrorCode.TARGET_EXPECTED),
-        ('[Deal "1"]\ndeal xyzzy *\n', LogErrorCode.SYNTAX),
+        ('[Deal "1"]\ndeal xyzzy *\n', LogErrorCode.UNKNOWN_WORD),
         ('[Deal "1"]\ndeal 1-0\n', LogErrorCode.SYNTAX),
         ('[Deal "1"]\n[Deal "2"]\ndeal *\n', LogErrorCode.TAG),
         ('[Variant "sun-9"]\ndeal *\n', LogErrorCode.TAG),

@@ -350,9 +350,13 @@ def test_a_wrong_type_in_every_field_of_a_game_is_a_log_error(tmp_path: Path) ->
             if kind in seen_kinds:
                 continue
             seen_kinds.add(kind)
+            output_only = any(p in OUTPUT_ONLY for p in path if isinstance(p, str))
             for wrong in wrong_types(value):
                 broken = copy.deepcopy(games[g])
                 _set(broken, path, wrong)
+                if output_only:  # the reader ignores what convert adds (docs/json.md)
+                    read_json_games(json.dumps(broken))
+                    continue
                 tried += 1
                 try:
                     read_json_games(json.dumps(broken))
@@ -362,6 +366,28 @@ def test_a_wrong_type_in_every_field_of_a_game_is_a_log_error(tmp_path: Path) ->
                     pytest.fail(f"{path} = {wrong!r}: {type(exc).__name__}: {exc}")
     assert tried > 100
     assert refused > tried // 2  # some other types are fine (a comment list may be empty)
+
+
+#: The members ``convert`` adds beside the game as written, which a reader ignores.
+OUTPUT_ONLY = frozenset(
+    [
+        "canonical",
+        "played",
+        "from",
+        "to",
+        "dealt",
+        "gathered",
+        "dealt_to",
+        "new_cloud",
+        "row",
+        "status",
+        "stage",
+        "valid",
+        "error",
+        "start_position",
+        "position",
+    ]
+)
 
 
 def _convert_all(samples: list[Path], tmp: Path) -> str:

@@ -222,16 +222,65 @@ def test_moves_before_an_unfinished_deal_are_written_and_the_deal_waits() -> Non
 
 
 @pytest.mark.parametrize(
-    ("typed", "why"),
+    ("typed", "kept", "column", "why"),
     [
-        ("deal 3H 5S 2H 7S 10D KH 2S 3S 4S 5C 6C 7C 8C 9C", "a deal of 14 cards"),
-        ("deal 3H 5S r1:3H>A", "a move after a deal of 2 cards"),
-        ("deal 3H 5S 3H 3H", "a third 3H"),
+        ("deal 3H 5S r1:3H>A", "deal 3H 5S", 12, "deal 1 names 2 cards, not 13"),
+        ("deal 3H 5S 3H 3H 7D", "deal 3H 5S 3H", 15, "deal 1 names a third 3H"),
+        ("r1:3H>A", None, 1, ""),  # no deal yet: nothing to keep
+        ("deal 3H 5S 3H 3H 3H", "deal 3H 5S 3H", 15, "deal 1 names a third 3H"),
     ],
 )
-def test_a_deal_that_is_wrong_whatever_comes_next_is_refused(typed: str, why: str) -> None:
-    played = Session.new().play(typed)
-    assert played.error is not None and played.unfinished is None, why
+def test_a_deal_that_goes_wrong_keeps_its_good_cards_and_refuses_the_rest(
+    typed: str, kept: str | None, column: int, why: str
+) -> None:
+    """Issue 32, 5: the cards before the fault are kept (the deal waits for the rest);
+    the fault, at its own column, refuses the rest of the line."""
+    session = Session.new()
+    before = session.text
+    played = session.play(typed)
+    assert played.error is not None and played.error.column == column
+    assert played.error.message.startswith(why)
+    assert played.moves == () and session.text == before
+    if kept is None:
+        assert played.unfinished is None
+        return
+    named = len(kept.split()) - 1
+    assert played.unfinished == Unfinished(kept, MoveKind.DEAL, 1, named, 13 - named)
+
+
+def test_the_fourteenth_card_of_a_deal_is_refused_and_the_deal_of_13_written() -> None:
+    session = Session.new()
+    played = session.play(PHYSICAL_DEAL + " 9C r6:KH>K")
+    assert [gm.text for gm in played.moves] == [PHYSICAL_DEAL]
+    assert played.error is not None and played.unfinished is None
+    assert played.error.column == len(PHYSICAL_DEAL) + 2  # at 9C
+    assert "names 14 cards, not 13" in played.error.message
+    assert replayed_moves(session.text) == [PHYSICAL_DEAL]
+
+
+def test_fix_puts_one_card_of_the_last_deal_right() -> None:
+    session = Session.new()
+    session.play(PHYSICAL_DEAL)
+    session.play("r6:KH>K")
+    fixed = session.fix(2, "6s")  # ray 2 had 5S: it was 6S
+    assert fixed.move.cards is not None and str(fixed.move.cards[1]) == "6S"
+    assert replayed_moves(session.text) == [PHYSICAL_DEAL.replace("5S", "6S"), "r6:KH>K"]
+    with pytest.raises(SessionError, match="deal 1 cannot name 2H as card 6: "):
+        session.fix(6, "2H")  # KH went home from ray 6: a 2H there breaks that move
+    with pytest.raises(SessionError, match="takes N from 1 to 13"):
+        session.fix(14, "2H")
+    with pytest.raises(SessionError, match="fix 1 ZZ: "):
+        session.fix(1, "ZZ")
+    assert replayed_moves(session.text)[0] == PHYSICAL_DEAL.replace("5S", "6S")
+
+
+def test_fix_needs_a_deal_that_names_its_cards() -> None:
+    with pytest.raises(SessionError, match="none does yet"):
+        Session.new().fix(1, "AS")
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    with pytest.raises(SessionError, match="none does yet"):
+        session.fix(1, "AS")
 
 
 def test_a_short_deal_where_the_deck_is_known_is_refused() -> None:
@@ -269,3 +318,26 @@ def test_a_line_of_comments_only_is_written() -> None:
     assert played.moves == () and played.error is None
     assert played.written == "{ the cat sat on ray 4 }"
     assert parse_games(session.text)[0].moves[-1].comments == ("the cat sat on ray 4",)
+
+
+def test_errors_say_which_advice_only_a_whole_log_can_follow() -> None:
+    """check keeps the advice (its words are in the message); the session drops it,
+    branching on ``LogError.advice``, never on the words."""
+    from sunlog.notation.errors import LogAdvice, LogErrorCode
+
+    first = "deal AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"
+    third = "deal 2H AS AS 3H 4H 5H 6H 7H 8H 9H 10H JH QH"
+    (game,) = parse_games(f"{first}\n{third}\n")
+    error = replay(game).error
+    assert error is not None and error.advice == frozenset({LogAdvice.NEW_GAME})
+    assert error.message.endswith(LogAdvice.NEW_GAME.words)
+    (game,) = parse_games('[Deal "1"]\ndeal foo\n')
+    error = game.error if game.error is not None else replay(game).error
+    assert error is not None and error.code is LogErrorCode.UNKNOWN_WORD
+    assert error.advice == frozenset({LogAdvice.RESULT})
+    assert LogAdvice.RESULT.words in error.message
+    session = Session.new(deal=DEAL)
+    session.play("deal")
+    refused = session.play("foo").error
+    assert refused is not None and refused.code is LogErrorCode.UNKNOWN_WORD
+    assert refused.advice == frozenset() and "result" not in refused.message

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 #: The commands besides moves, as ``help`` lists them.
 COMMANDS = {
     "undo": "take back the last move (or the deal or wind still naming its cards)",
+    "fix": "fix N CARD: make card N (ray N) of the last deal, or of the wind, CARD",
     "moves": "list the movable cards and the legal moves",
     "board": "show the board again",
     "help": "show this help",
@@ -238,7 +239,7 @@ def record(
     Without --deal, a game with real cards: each deal names its 13 cards.
     An existing FILE is read, and the game goes on from its last move.
     Type moves in the notation (several on a line if you like), or undo,
-    moves, board, help, quit. FILE is a valid log after every accepted
+    fix, moves, board, help, quit. FILE is a valid log after every accepted
     move; it ends with won or lost when the game does, and with * on quit
     (docs/recording.md). Off a terminal, moves are read from stdin, and
     the exit code is 1 when a line was refused.
@@ -423,6 +424,9 @@ class _Shell:
             if word == "undo" and self.unfinished is not None:
                 self.say(f"took back {_what(self.unfinished)}: {self.unfinished.text}")
                 self.unfinished = None
+            elif word.split()[:1] == ["fix"]:
+                if self._fix(word.split()[1:]):
+                    return self.refused
             elif word in COMMANDS:
                 self._command(word)
             elif self._play(line):
@@ -466,6 +470,32 @@ class _Shell:
         else:
             self.show_help()
 
+    def _fix(self, words: list[str]) -> bool:
+        """``fix N CARD``: card N of the deal or wind being named, else of the last one
+        accepted, made CARD; ``True`` when the game is over (as after a move)."""
+        from sunlog.notation.session import SessionError
+
+        if len(words) != 2 or not words[0].isdigit():
+            err("sunlog: write fix N CARD, as in fix 3 4H (N: the card's place, its ray)")
+            return False
+        position, card = int(words[0]), words[1]
+        try:
+            if self.unfinished is not None:  # the move still naming its cards, typed again
+                text = self.unfinished.fixed(position, card)
+                self.unfinished = None
+                return self._play(text)
+            fixed = self.session.fix(position, card)
+        except SessionError as exc:
+            err(f"sunlog: {exc}")
+            return False
+        self.log.sync(self.session.text)
+        number = next(i for i, gm in enumerate(self.session.moves, 1) if gm is fixed)
+        self.say(f"move {number} is now: {fixed.text}")
+        if self.interactive:
+            self.show_board()
+            self.show_moves()
+        return False
+
     def _play(self, line: str) -> bool:
         """Check and write one line of moves; ``True`` when the game is over."""
         from sunlog.notation.session import SessionError
@@ -505,9 +535,15 @@ class _Shell:
         assert played.error is not None
         self.refused += 1
         err(refusal(played.error, typed))
+        kept = []
         if played.moves:
-            done = reports.plural(len(played.moves), "move")
-            err(f"the {done} before it written; nothing from it on: type the rest again")
+            kept.append(f"the {reports.plural(len(played.moves), 'move')} before it written")
+        if played.unfinished is not None:
+            left = played.unfinished
+            cards = reports.plural(left.named, "card")
+            kept.append(f"{_what(left)} keeps the {cards} before it")
+        if kept:
+            err(f"{' and '.join(kept)}; nothing from it on: type the rest again")
         else:
             err("nothing written: type it again, or help")
 

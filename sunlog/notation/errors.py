@@ -10,8 +10,11 @@ __all__ = [
     "CARD_EXPECTED",
     "END_OF_GAME",
     "NEEDS_TARGET",
+    "NEW_GAME_ADVICE",
     "NO_SUIT",
+    "RESULT_EXPECTED",
     "TARGET_EXPECTED",
+    "LogAdvice",
     "LogError",
     "LogErrorCode",
     "LogRuleError",
@@ -73,6 +76,33 @@ class LogErrorCode(Enum):
     """A game claimed won or lost that is not."""
     MOVES_ONLY = "moves-only"
     """``record`` was typed a result token or a tag, which it writes itself."""
+    UNKNOWN_WORD = "unknown-word"
+    """A word that is no move where a move (or the result token) may stand."""
+
+
+#: What an unknown word's message offers besides a move (:class:`LogAdvice` ``RESULT``).
+RESULT_EXPECTED = " or a result (won, lost, *)"
+#: Said after an error that a game run on into the next one would make.
+NEW_GAME_ADVICE = (
+    "; if a new game begins here, end the one before with its result token (won, lost "
+    "or *) or begin this one with its tags"
+)
+
+
+class LogAdvice(Enum):
+    """Advice a message gives that only a whole log can follow: a result token or tags to
+    write. ``record`` writes those itself and refuses them when typed, so it drops this
+    advice from what it says (branching on these, never on the words)."""
+
+    NEW_GAME = "new-game"
+    """The message ends with :data:`NEW_GAME_ADVICE`."""
+    RESULT = "result"
+    """The message offers a result token among the words expected (:data:`RESULT_EXPECTED`)."""
+
+    @property
+    def words(self) -> str:
+        """The advice as the message holds it."""
+        return NEW_GAME_ADVICE if self is LogAdvice.NEW_GAME else RESULT_EXPECTED
 
 
 class LogError(ValueError):
@@ -82,7 +112,8 @@ class LogError(ValueError):
     move at fault (``None`` when the fault is in the tags or the result), ``line`` and
     ``column`` 1-based, ``text`` the move as written. ``path`` is filled in by callers
     that know the file. ``code`` says what kind of fault it is; ``at_end`` that the
-    message names the end of the game's text (:data:`END_OF_GAME`) as where it went wrong.
+    message names the end of the game's text (:data:`END_OF_GAME`) as where it went wrong;
+    ``advice`` the advice it gives that only a whole log can follow (:class:`LogAdvice`).
     """
 
     def __init__(
@@ -97,6 +128,7 @@ class LogError(ValueError):
         game: int | None = None,
         path: str | None = None,
         at_end: bool = False,
+        advice: frozenset[LogAdvice] = frozenset(),
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -108,6 +140,7 @@ class LogError(ValueError):
         self.game = game
         self.path = path
         self.at_end = at_end
+        self.advice = advice
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled with its code (a worker process of ``check -j`` sends its errors back):

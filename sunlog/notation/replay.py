@@ -26,6 +26,8 @@ from sunlog.engine.errors import (
 from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import (
     END_OF_GAME,
+    NEW_GAME_ADVICE,
+    LogAdvice,
     LogError,
     LogErrorCode,
     LogRuleError,
@@ -185,6 +187,8 @@ def replay(
             )
             fault = _move_error(game, i, gm, message, code, at_end)
             _at_card(fault, game, gm, board, exc)
+            if message.endswith(NEW_GAME_HINT):  # _explained's own advice, added last
+                fault.advice = frozenset({LogAdvice.NEW_GAME})
             return Replay(game, board, i - 1, fault, _forms(canonical, forms))
         if observe is not None:
             observe(board)
@@ -314,10 +318,7 @@ def _refusal(board: Board, text: str) -> IllegalMoveError | AmbiguousMoveError |
 
 
 #: Said after an error that a game run on into the next one would make.
-NEW_GAME_HINT = (
-    "; if a new game begins here, end the one before with its result token (won, lost "
-    "or *) or begin this one with its tags"
-)
+NEW_GAME_HINT = NEW_GAME_ADVICE
 
 
 def _explained(game: Game, index: int, board: Board, exc: ValueError) -> tuple[str, bool]:

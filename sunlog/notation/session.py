@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 from sunlog.engine.board import DEALS, RAYS, Board, Status, Variant
-from sunlog.engine.cards import CARDS
+from sunlog.engine.cards import CARDS, Card
 from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import END_OF_GAME, LogError, LogErrorCode, LogRuleError
 from sunlog.notation.game import Game, GameMove
@@ -39,6 +39,7 @@ MAX_TYPED_CHARS = 1000
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # A move number left standing once the move after it is cut off.
 _TRAILING_NUMBER = re.compile(r"[0-9]+\.\s*$")
+_LEADING_NUMBER = re.compile(r"[0-9]+\.\s*")
 _RESULT_WORD = re.compile(r"(?<![\w:>.])(?:won|lost|\*)(?![\w])", re.IGNORECASE)
 
 
@@ -59,6 +60,14 @@ class Unfinished:
     deal: int
     named: int
     to_come: int
+
+    def fixed(self, position: int, card: str) -> str:
+        """The text with ``card`` as the ``position``-th card named (1-based), to be played
+        again; :class:`SessionError` when there is no such card or ``card`` is none."""
+        keyword = _LEADING_NUMBER.match(self.text)
+        start = keyword.end() if keyword else 0
+        what = f"deal {self.deal}" if self.kind is MoveKind.DEAL else "the wind"
+        return _with_card(self.text, start, position, card, what, self.named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +204,9 @@ class Session:
         error = result.error
         unfinished = None
         if error is not None:
+            kept = _kept_cards(game, result.moves, result.board, candidate)
+            if kept is not None and kept.cut > len(self.text):
+                return self._keep(typed, kept, error, canonical)
             error = self._in_typed(error, candidate, len(self.text))
             if error.column is not None:
                 start = error.column - 1  # the move, with the number written before it
@@ -225,6 +237,51 @@ class Session:
         self._update(self.text + written + "\n")
         return Played(self.moves[before:], written, error, unfinished)
 
+    def _keep(self, typed: str, kept: _Kept, error: LogError, canonical: bool) -> Played:
+        """A line whose deal or wind of real cards went wrong at one of its cards, or at
+        what followed too few of them: what comes before that is played (the cards kept,
+        as an unfinished move when they are not all it must name), and the fault refuses
+        the rest of the line, at the card or the word where it lies."""
+        start = len(self.text)
+        error = self._in_typed(error, self.text + typed + "\n", start)
+        error.column = kept.fault - start + 1
+        if kept.why is not None:
+            error.message, error.code = kept.why, LogErrorCode.ILLEGAL_MOVE
+            error.args = (error.message,)
+        done = self.play(typed[: kept.cut - start], canonical=canonical)
+        if done.error is not None:  # not expected: the cards kept were checked
+            return done
+        return Played(done.moves, done.written, error, done.unfinished)
+
+    def fix(self, position: int, card: str) -> GameMove:
+        """Put ``card`` as the ``position``-th card (1-based) that the game's last deal or
+        wind naming its cards names, and replay the game: the moves after it too must
+        still be legal. Returns the move as it now reads; :class:`SessionError` says why
+        it cannot be done (and nothing changes)."""
+        if self.result is not None:
+            raise SessionError("the game is finished: nothing to fix")
+        named = [gm for gm in self.moves if gm.move.cards is not None]
+        if not named:
+            raise SessionError(
+                "fix corrects a card of a deal or the wind that names its cards: none does yet"
+            )
+        gm = named[-1]
+        index = next(i for i, m in enumerate(self.moves) if m is gm)
+        deals = sum(m.move.kind is MoveKind.DEAL for m in self.moves[: index + 1])
+        what = f"deal {deals}" if gm.move.kind is MoveKind.DEAL else "the wind"
+        start = _offset(_line_starts(self.text), gm.line, gm.column)
+        text = _with_card(self.text, start, position, card, what, len(gm.move.cards or ()))
+        (game,) = _read(text)
+        result = replay(game)
+        if result.error is not None:
+            why = result.error.message
+            for advice in result.error.advice:
+                why = why.replace(advice.words, "")
+            new = Card.parse(card)
+            raise SessionError(f"{what} cannot name {new} as card {position}: {why}")
+        self._update(text)
+        return self.moves[index]
+
     def _refuse_result(self, typed: str, moves: int) -> LogError:
         """A line that holds a result token or a tag: record writes those itself."""
         found = _RESULT_WORD.search(typed) or re.search(r"\[", typed)
@@ -241,14 +298,18 @@ class Session:
     @staticmethod
     def _in_typed(error: LogError, candidate: str, start: int) -> LogError:
         """The fault with its column counted in the typed line, which begins at ``start``;
-        what ends the game's text there is the end of the typed line."""
+        what ends the game's text there is the end of the typed line, and advice only a
+        whole log can follow (a result token or tags to write) is left out."""
         if error.line is not None and error.column is not None:
             offset = _offset(_line_starts(candidate), error.line, error.column)
             error.column = max(1, offset - start + 1)
         error.line = None
         if error.at_end:
             error.message = error.message.replace(END_OF_GAME, "the end of the line")
-            error.args = (error.message,)
+        for advice in error.advice:  # a result token or tags: record writes those itself
+            error.message = error.message.replace(advice.words, "")
+        error.advice = frozenset()
+        error.args = (error.message,)
         return error
 
     def undo(self) -> GameMove:
@@ -288,27 +349,118 @@ def _unfinished(game: Game, replayed: int, board: Board, text: str) -> Unfinishe
         return None
     move = game.moves[-1].move
     named = move.cards or ()
-    if move.kind is MoveKind.DEAL:
-        if board.stock is not None or board.deals >= DEALS or len(named) >= RAYS:
-            return None
-        in_play = [*board.foundations, *board.clouds, *board.rays, board.wind_row or []]
-        left = Counter({card: 2 for card in CARDS}) - Counter(chain.from_iterable(in_play))
-        rest = [*(left - Counter(named)).elements()][: RAYS - len(named)]
-        whole = Move.deal((*named, *rest))  # the deal with cards still in the stock added
-    elif move.kind is MoveKind.WIND and board.deal_number is None:
-        collected = Counter(board.collected())
-        if Counter(named) - collected:
-            return None
-        rest = [*(collected - Counter(named)).elements()]
-        whole = Move.wind((*named, *rest))  # the row with the cards it lacks added
-    else:
+    whole = _whole(board, move.kind, named)
+    if whole is None or len(named) >= len(whole.cards or ()):
         return None
     try:  # legal once whole: naming too few was its only fault
         board.copy().push(whole)
     except ValueError:
         return None
     deal = board.deals + 1 if move.kind is MoveKind.DEAL else 0
-    return Unfinished(text, move.kind, deal, len(named), len(rest))
+    return Unfinished(text, move.kind, deal, len(named), len(whole.cards or ()) - len(named))
+
+
+def _whole(board: Board, kind: MoveKind, named: tuple[Card, ...]) -> Move | None:
+    """A deal or wind on ``board`` naming ``named`` first, with the cards it would still
+    have to name added (a deal from the cards not yet in play, the wind from those it
+    collects): whether ``named`` can begin a legal move is whether this one is legal.
+    ``None`` where cards are not named so (a known deck, no deal left, not a deal or wind)."""
+    if kind is MoveKind.DEAL:
+        if board.stock is not None or board.deals >= DEALS:
+            return None
+        in_play = [*board.foundations, *board.clouds, *board.rays, board.wind_row or []]
+        left = Counter({card: 2 for card in CARDS}) - Counter(chain.from_iterable(in_play))
+        rest = [*(left - Counter(named)).elements()][: max(0, RAYS - len(named))]
+        return Move.deal((*named, *rest))
+    if kind is MoveKind.WIND and board.deal_number is None:
+        collected = Counter(board.collected())
+        if not collected:
+            return None
+        return Move.wind((*named, *(collected - Counter(named)).elements()))
+    return None
+
+
+def _legal(board: Board, move: Move | None) -> str | None:
+    """Why ``move`` is illegal on ``board`` in the engine's words, ``None`` when legal."""
+    if move is None:
+        return "no deal or wind can name cards here"
+    try:
+        board.copy().push(move)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+_WORD = re.compile(r"\S+")
+
+
+def _words(text: str, start: int) -> list[re.Match[str]]:
+    """The words from ``start`` (a deal's or the wind's keyword) up to a comment: the
+    keyword, then the cards it names (a comment ends a deal or wind)."""
+    out = []
+    for word in _WORD.finditer(text, start):
+        if word.group().startswith("{"):
+            break
+        out.append(word)
+    return out
+
+
+def _with_card(text: str, start: int, position: int, card: str, what: str, named: int) -> str:
+    """``text`` with ``card`` (canonical) as the ``position``-th card that the deal or
+    wind whose keyword is at ``start`` names (``what`` it is, naming ``named`` cards)."""
+    if not 1 <= position <= named:
+        if not named:
+            raise SessionError(f"{what} names no card yet: there is nothing to fix")
+        raise SessionError(f"{what} names {named} cards: fix N CARD takes N from 1 to {named}")
+    try:
+        new = Card.parse(card)
+    except ValueError as exc:
+        raise SessionError(f"fix {position} {card}: {exc}") from None
+    word = _words(text, start)[position]
+    return text[: word.start()] + str(new) + text[word.end() :]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """What of a typed line to keep when its deal or wind of real cards went wrong: the
+    text up to ``cut`` (an offset in the log's text with the line), the fault at offset
+    ``fault``, and ``why`` the card there cannot be named (``None``: the replay's words)."""
+
+    cut: int
+    fault: int
+    why: str | None
+
+
+def _kept_cards(game: Game, replayed: int, board: Board, text: str) -> _Kept | None:
+    """Where the deal or wind that failed on ``board`` (move ``replayed``, 0-based, of
+    ``game``, read from ``text``) went wrong, when its cards are named: at the first card
+    that cannot begin a legal move (a third copy, one the wind did not collect, a 14th),
+    or, all its cards good but too few, at the move after it. ``None`` for any other
+    fault, and for a deal or wind whose few cards end the text (:func:`_unfinished`)."""
+    if replayed >= len(game.moves):
+        return None
+    gm = game.moves[replayed]
+    move = gm.move
+    named = move.cards
+    if named is None or _whole(board, move.kind, named[:0]) is None:
+        return None
+    words = _words(text, _offset(_line_starts(text), gm.line, gm.column))
+    if len(words) < len(named) + 1:
+        return None
+    good = 0
+    while good < len(named) and _legal(board, _whole(board, move.kind, named[: good + 1])) is None:
+        good += 1
+    if good < len(named):  # the card after the good ones cannot be named here
+        bad = named[: good + 1]
+        whole = _whole(board, move.kind, bad)
+        beyond = move.kind is MoveKind.DEAL and len(bad) > RAYS  # a 14th card: the replay's
+        why = None if beyond else _legal(board, whole)
+        return _Kept(words[good].end(), words[good + 1].start(), why)
+    if replayed + 1 >= len(game.moves):
+        return None  # too few cards at the end: the move is unfinished, not at fault
+    after = game.moves[replayed + 1]
+    cut = words[len(named)].end()
+    return _Kept(cut, _offset(_line_starts(text), after.line, after.column), None)
 
 
 def _canonical_text(moves: tuple[GameMove, ...], forms: tuple[Move, ...]) -> str:

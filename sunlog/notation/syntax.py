@@ -26,7 +26,9 @@ from sunlog.notation.errors import (
     END_OF_GAME,
     NEEDS_TARGET,
     NO_SUIT,
+    RESULT_EXPECTED,
     TARGET_EXPECTED,
+    LogAdvice,
     LogError,
     LogErrorCode,
     LogSyntaxError,
@@ -447,6 +449,8 @@ _MOVE_NUMBER = re.compile(r"[0-9]+\.")
 _JOINED_NUMBER = re.compile(r"[0-9]+\.(?=\S)")
 _JOINED_ANNOTATION = re.compile(r"(.+?)([!?]+)")
 _CARD_MOVE_WORD = re.compile(patterns()["CARD_MOVE"])
+# An unknown word's message offers a result token besides a move (record drops that).
+_RESULT_ADVICE = frozenset({LogAdvice.RESULT})
 _SYNTAX, _NO_TARGET, _NO_CARD = (
     LogErrorCode.SYNTAX,
     LogErrorCode.TARGET_EXPECTED,
@@ -537,6 +541,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
         move=1 if in_move else None,
         text=shown,
         at_end=at_end or not word,
+        advice=_RESULT_ADVICE if code is LogErrorCode.UNKNOWN_WORD else frozenset(),
     )
     if not in_move:  # the moves before it are the whole ones (gather {4: not the gather)
         error.text = None
@@ -901,9 +906,9 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> tuple[str, Log
     if meant is not None:
         return f"{found} is no word of the notation: did you mean {meant}?", _MISSPELLED
     return (
-        "expected a move (deal, open N, gather N, wind, or a card move like r5:QD>K) "
-        f"or a result (won, lost, *), found {found}",
-        _SYNTAX,
+        "expected a move (deal, open N, gather N, wind, or a card move like r5:QD>K)"
+        f"{RESULT_EXPECTED}, found {found}",
+        LogErrorCode.UNKNOWN_WORD,
     )
 
 
