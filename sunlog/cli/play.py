@@ -573,4 +573,18 @@ def analyze(
         return
     won = replayed.board.is_won()
     for line in reports.analysis_lines(found, chosen, len(moves), won=won):
-        typer.echo(line)
+        for piece in _on_terminal(line):
+            typer.echo(piece)
+
+
+def _on_terminal(line: str) -> list[str]:
+    """``line`` wrapped to the terminal between moves and words (a long winning line
+    would be broken inside a move by the terminal); whole when stdout is no terminal."""
+    import shutil
+    import sys
+
+    if not sys.stdout.isatty():
+        return [line]
+    from sunlog.views.terminal import wrap_words
+
+    return wrap_words(line, shutil.get_terminal_size().columns, indent="  ")

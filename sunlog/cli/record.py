@@ -344,7 +344,23 @@ class _Shell:
     # ---------------------------------------------------------------- output
 
     def say(self, text: str) -> None:
-        typer.echo(text)
+        """A line on stdout: on a terminal, wrapped between words, never inside a move."""
+        for line in self._wrapped(text):
+            typer.echo(line)
+
+    def warn(self, text: str) -> None:
+        """A line on stderr, wrapped as :meth:`say` wraps."""
+        for line in self._wrapped(text):
+            err(line)
+
+    def _wrapped(self, text: str) -> list[str]:
+        if not self.interactive:
+            return [text]
+        import shutil
+
+        from sunlog.views.terminal import wrap_words
+
+        return wrap_words(text, shutil.get_terminal_size().columns, indent="  ")
 
     def show_board(self) -> None:
         board = self.session.board
@@ -456,7 +472,7 @@ class _Shell:
             try:
                 gone = self.session.undo()
             except SessionError as exc:
-                err(f"sunlog: {exc}")
+                self.warn(f"sunlog: {exc}")
                 return
             self.log.sync(self.session.text)
             self.say(f"took back move {len(self.session.moves) + 1}: {gone.text}")
@@ -476,7 +492,7 @@ class _Shell:
         from sunlog.notation.session import SessionError
 
         if len(words) != 2 or not words[0].isdigit():
-            err("sunlog: write fix N CARD, as in fix 3 4H (N: the card's place, its ray)")
+            self.warn("sunlog: write fix N CARD, as in fix 3 4H (N: the card's place, its ray)")
             return False
         position, card = int(words[0]), words[1]
         try:
@@ -486,7 +502,7 @@ class _Shell:
                 return self._play(text)
             fixed = self.session.fix(position, card)
         except SessionError as exc:
-            err(f"sunlog: {exc}")
+            self.warn(f"sunlog: {exc}")
             return False
         self.log.sync(self.session.text)
         number = next(i for i, gm in enumerate(self.session.moves, 1) if gm is fixed)
@@ -507,7 +523,7 @@ class _Shell:
             played = self.session.play(line, canonical=self.canonical)
         except SessionError as exc:
             self.refused += 1
-            err(f"sunlog: {exc}")
+            self.warn(f"sunlog: {exc}")
             return False
         if played.moves:
             self.log.sync(self.session.text)
@@ -534,7 +550,10 @@ class _Shell:
     def _refuse(self, typed: str, played: Played) -> None:
         assert played.error is not None
         self.refused += 1
-        err(refusal(played.error, typed))
+        heading, *source = refusal(played.error, typed).split("\n")
+        self.warn(heading)
+        for line in source:  # the typed line and its caret, aligned: never wrapped
+            err(line)
         kept = []
         if played.moves:
             kept.append(f"the {reports.plural(len(played.moves), 'move')} before it written")
@@ -543,9 +562,9 @@ class _Shell:
             cards = reports.plural(left.named, "card")
             kept.append(f"{_what(left)} keeps the {cards} before it")
         if kept:
-            err(f"{' and '.join(kept)}; nothing from it on: type the rest again")
+            self.warn(f"{' and '.join(kept)}; nothing from it on: type the rest again")
         else:
-            err("nothing written: type it again, or help")
+            self.warn("nothing written: type it again, or help")
 
     def _finish(self) -> None:
         if self.unfinished is not None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
@@ -36,6 +37,7 @@ __all__ = [
     "render_plain",
     "use_color",
     "visible",
+    "wrap_words",
 ]
 
 
@@ -437,6 +439,29 @@ class Words:
                 line.append(self.sep)
             line.append_text(item)
         yield line
+
+
+#: A move's words that must stay on one line (``open 12``, ``gather 3``, ``move 21``,
+#: ``deal 5``): a keyword and the number after it.
+_UNBREAKABLE = re.compile(r"\b(open|gather|move|moves|deal|ray|cloud) (?=[0-9])", re.IGNORECASE)
+
+
+def wrap_words(text: str, width: int, *, indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken only at spaces between words
+    and never inside a move: a card move has no space, and a stage action keeps its
+    number (``open 12``). Lines after the first begin with ``indent``. A word longer than
+    a line stands alone on its line, whole (the terminal breaks it, nothing else can)."""
+    glued = _UNBREAKABLE.sub(lambda m: m.group(1) + "\u00a0", text)
+    lines: list[str] = []
+    line = ""
+    for word in glued.split(" "):
+        if line and cell_len(line) + 1 + cell_len(word) > width:
+            lines.append(line)
+            line = indent + word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return [piece.replace("\u00a0", " ") for piece in lines]
 
 
 def board_compact(
