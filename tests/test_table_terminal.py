@@ -28,38 +28,40 @@ def spawn(*args: str, env: dict[str, str] | None = None) -> Any:
     )
 
 
-def test_esc_after_a_refused_jump_in_replay_does_not_quit() -> None:
+def talk(child: Any, *steps: tuple[str, str]) -> str:
+    """Send each text and wait for what it brings; what came before the last one."""
+    for sent, awaited in steps:
+        child.send(sent)
+        child.expect_exact(awaited)
+    return str(child.before or "").replace("\r\n", "\n")
+
+
+def leave(child: Any, key: str = "quit\n") -> int:
+    """Quit and wait for the end: the exit status."""
     pexpect = pytest.importorskip("pexpect")
-    child = spawn("replay", str(SAMPLES / "won-sun.sun"))
-    child.expect_exact("q quit")
-    child.send("g999\r")
-    child.expect_exact("no move 999: the game has")
-    child.send("\x1b")  # Esc: closes the prompt, the replay goes on
-    child.expect_exact("q quit")
-    child.send("n")
-    child.expect_exact("move 1 of")
-    child.send("q")
+    child.send(key)
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
+    return int(child.exitstatus)
+
+
+def test_esc_after_a_refused_jump_in_replay_does_not_quit() -> None:
+    child = spawn("replay", str(SAMPLES / "won-sun.sun"))
+    child.expect_exact("q quit")
+    # Esc closes the refused jump's prompt, and the replay goes on
+    talk(child, ("g999\r", "no move 999: the game has"), ("\x1b", "q quit"), ("n", "move 1 of"))
+    assert leave(child, "q") == 0
 
 
 def test_record_lists_the_movable_cards_and_help_shows_the_marks(tmp_path: Path) -> None:
     """On a terminal, ``moves`` names its first list movable (playable keeps the rules'
     meaning), and ``help`` shows the board's marks in the board's own mode."""
-    pexpect = pytest.importorskip("pexpect")
     child = spawn("record", str(tmp_path / "game.sun"), "--deal", "20261129")
     child.expect_exact("move 1> ")
-    child.sendline("deal")
-    child.expect_exact("movable: AS AC KH")
+    shown = talk(child, ("deal\n", "movable: AS AC KH"), ("help\n", "marks: [3S] playable card"))
     child.expect_exact("move 2> ")
-    child.sendline("help")
-    child.expect_exact("marks: [3S] playable card, 3S* put down by the last move")
-    child.expect_exact("move 2> ")
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert "playable:" not in (child.before or "")
+    assert leave(child) == 0
+    assert "playable:" not in shown
 
 
 def test_show_in_colour_explains_its_marks_within_80_columns() -> None:
@@ -103,15 +105,11 @@ def _block(lines: list[str], head: str) -> list[str]:
 
 def test_record_wraps_the_legal_moves_between_moves_at_80_columns(tmp_path: Path) -> None:
     """Issue 32, 2: ``open 10 open 11 open 1`` / ``2 open 13`` no more."""
-    pexpect = pytest.importorskip("pexpect")
     log, legal = _before_first_open(tmp_path)
     assert len("legal: " + " ".join(legal)) > 80
     child = spawn("record", str(log))
-    child.expect_exact("move 39> ")
-    lines = (child.before or "").replace("\r\n", "\n").split("\n")
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
+    lines = talk(child, ("", "move 39> ")).split("\n")
+    leave(child)
     block = _block(lines, "legal: ")
     assert len(block) > 1 and all(len(line) <= 80 for line in block)
     assert " ".join(line.strip() for line in block).removeprefix("legal: ") == " ".join(legal)
@@ -121,17 +119,10 @@ def test_record_wraps_the_legal_moves_between_moves_at_80_columns(tmp_path: Path
 
 
 def test_record_wraps_a_refusal_between_words_and_keeps_its_caret_line(tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
     child = spawn("record", str(tmp_path / "game.sun"), "--deal", "5")
-    child.expect_exact("move 1> ")
-    child.sendline("deal")
-    child.expect_exact("move 2> ")
-    child.sendline("r1:ac>a")
-    child.expect_exact("move 2> ")
-    shown = (child.before or "").replace("\r\n", "\n").split("\n")
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
+    talk(child, ("", "move 1> "), ("deal\n", "move 2> "))
+    shown = talk(child, ("r1:ac>a\n", "move 2> ")).split("\n")
+    leave(child)
     start = next(i for i, line in enumerate(shown) if line.startswith("refused: "))
     heading = shown[start : start + 2]
     assert all(len(line) <= 80 for line in heading)
