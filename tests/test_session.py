@@ -254,7 +254,7 @@ def test_the_fourteenth_card_of_a_deal_is_refused_and_the_deal_of_13_written() -
     assert [gm.text for gm in played.moves] == [PHYSICAL_DEAL]
     assert played.error is not None and played.unfinished is None
     assert played.error.column == len(PHYSICAL_DEAL) + 2  # at 9C
-    assert "names 14 cards, not 13" in played.error.message
+    assert "found '9C'" in played.error.message  # a card after the 13th: the next move
     assert replayed_moves(session.text) == [PHYSICAL_DEAL]
 
 
