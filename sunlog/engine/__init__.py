@@ -21,6 +21,7 @@ from sunlog.engine.errors import (
     MoveErrorCode,
 )
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.position import PositionError, PositionErrorCode
 
 #: Whether ``sunlog.engine.board`` was loaded from a compiled extension module.
 COMPILED: bool = isinstance(_board.__spec__.loader, ExtensionFileLoader)
@@ -41,6 +42,8 @@ __all__ = [
     "MoveErrorCode",
     "MoveKind",
     "Place",
+    "PositionError",
+    "PositionErrorCode",
     "Rank",
     "SplitMix64",
     "Stage",

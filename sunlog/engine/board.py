@@ -38,6 +38,7 @@ from sunlog.engine.played import (
     Played,
     Spot,
 )
+from sunlog.engine.position import PositionState, read_position, state_from_json, write_position
 from sunlog.engine.rules import (
     DEALS,
     RAYS,
@@ -134,6 +135,41 @@ class Board:
         self._parked = False
         # Where the deck holds each card's first and its second copy (built when needed).
         self._copies: tuple[bytes, bytes] | None = None
+        # The position this board started from (``from_position``), or None: its start.
+        self._start: PositionState | None = None
+
+    @classmethod
+    def from_position(cls, text: object) -> Board:
+        """The board at the position a position string holds (docs/positions.md), with
+        no moves behind it; :class:`PositionError` (a ``ValueError``) names the field."""
+        return Board._at(read_position(text))
+
+    @classmethod
+    def from_json(cls, obj: object) -> Board:
+        """The board at the position object of ``show --json`` (:meth:`to_json`)."""
+        return Board._at(state_from_json(obj))
+
+    @staticmethod
+    def _at(state: PositionState) -> Board:
+        """The one hook that sets a fresh board to a checked position."""
+        board = Board(state.variant, deal=state.deal, deck=state.deck())
+        board._start = state
+        board.deals, board.opened, board.gathered = state.deals, state.opened, state.gathered
+        board.open_ray, board.stage = state.open_ray, state.stage
+        board._rays = [list(ray) for ray in state.rays]
+        board._foundations = state.piles()
+        board._clouds = [list(cloud) for cloud in state.clouds]
+        board._wind_row = None if state.wind is None else list(state.wind)
+        board._parked = True  # where each card was dealt is not known: look everywhere
+        if board._named is not None:
+            for card in state.table():
+                board._named[card] += 1
+        return board
+
+    def position(self) -> str:
+        """The position string (docs/positions.md): ``Board.from_position`` of it gives
+        an equal board, which goes on exactly as this one."""
+        return write_position(self)
 
     # ----------------------------------------------------------------- queries
 
@@ -183,7 +219,8 @@ class Board:
 
     @property
     def move_count(self) -> int:
-        return len(self.move_stack)
+        """Moves played since the deal began (from a position: its count, then these)."""
+        return len(self.move_stack) + (0 if self._start is None else self._start.moves)
 
     def on_foundations(self) -> int:
         """How many cards lie on the foundations."""
@@ -256,7 +293,11 @@ class Board:
         other._wind_row = None if self._wind_row is None else list(self._wind_row)
         other.move_stack = list(self.move_stack)
         other._undo = []
-        replay = Board(self.variant, deal=self.deal_number, deck=self._deck)
+        other._start = self._start
+        if self._start is None:
+            replay = Board(self.variant, deal=self.deal_number, deck=self._deck)
+        else:
+            replay = Board._at(self._start)
         for move in self.move_stack:
             replay.push(move)
         other._undo = _remap_undo(replay, other)
@@ -774,9 +815,33 @@ class Board:
         """The position object of SPEC 6."""
         return position_json(self)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal positions (:meth:`key`), whatever the moves that led there."""
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
     def __repr__(self) -> str:
-        deal = f", deal={self.deal_number}" if self.deal_number is not None else ""
-        return f"<Board {self.variant.value}{deal} after {self.move_count} moves>"
+        """``Board.from_position('...')``: pastes back as an equal board."""
+        return f"Board.from_position({self.position()!r})"
+
+    def __str__(self) -> str:
+        """The board drawn in plain text, as ``sunlog show`` draws it without colour.
+        The drawing is the terminal view's, imported here when asked for (the one
+        exception to the engine's imports, held by tests/test_architecture.py)."""
+        from sunlog.views.terminal import board_text
+
+        return board_text(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as ``sunlog render`` draws it, for Jupyter (python-chess's way: the
+        SVG view imported when asked for)."""
+        from sunlog.views.svg import board_svg
+
+        return board_svg(self, last_move=self.last_played().canonical if self._undo else None)
 
 
 def _deck_copies(deck: list[Card]) -> tuple[bytes, bytes]:

@@ -35,6 +35,8 @@ def position_json(board: Board) -> dict[str, Any]:
         "stage": board.stage.json,
         "move_count": board.move_count,
         "deals": board.deals,
+        "opened": board.opened,
+        "gathered": board.gathered,
         "stock": None if stock is None else names(stock),
         "rays": [names(ray) for ray in board._rays],
         "open_ray": board.open_ray,
@@ -42,6 +44,7 @@ def position_json(board: Board) -> dict[str, Any]:
         "wind_row": None if board._wind_row is None else names(board._wind_row),
         "foundations": foundations,
         "status": board.status().value,
+        "position": board.position(),
     }
 
 
