@@ -37,6 +37,7 @@ __all__ = [
     "PositionErrorCode",
     "PositionState",
     "check_state",
+    "position_variant",
     "read_position",
     "state_from_json",
     "write_position",
@@ -191,6 +192,16 @@ def read_position(text: object) -> PositionState:
     state = reader.state()
     check_state(state, reader.column)
     return state
+
+
+def position_variant(text: str) -> Variant | None:
+    """The variant a position string names (its first field), or ``None`` when it names
+    none: what a game's JSON says of a log whose Position tag stands for its Variant."""
+    first = _FIELD.search(text)
+    try:
+        return None if first is None else Variant(first.group())
+    except ValueError:
+        return None
 
 
 def _field_at(text: str, i: int) -> str:
