@@ -232,6 +232,7 @@ def record(
     canonical: Annotated[
         bool, typer.Option("--canonical", help="Write moves in canonical form, not as typed.")
     ] = False,
+    position: common.PositionOpt = None,
 ) -> None:
     """Record a game as it is played: each move is checked, then written to FILE.
 
@@ -247,7 +248,9 @@ def record(
 
     if not _stdin_open():
         raise CliError("standard input is closed: record reads the moves from it")
-    session, log = _open(path, deal, variant)
+    if position is not None:
+        _check_position(position, deal, variant)
+    session, log = _open(path, deal, variant, position)
     shell = _Shell(session, log, canonical, interactive=common.interactive())
     try:
         refused = shell.run()
@@ -269,13 +272,23 @@ def _stdin_open() -> bool:
     return not outputs.is_closed_stream(sys.stdin)
 
 
-def _open(path: str, deal: int | None, kind: Variant | None) -> tuple[Session, LogFile]:
+def _check_position(position: str, deal: int | None, kind: Variant | None) -> None:
+    """``--position``: a string that reads (else exit 2, its field named), without the
+    options that the string answers already."""
+    if deal is not None or kind is not None:
+        raise CliError("--position holds the variant and the deal: drop --deal and --variant")
+    common.position_game(position)
+
+
+def _open(
+    path: str, deal: int | None, kind: Variant | None, position: str | None = None
+) -> tuple[Session, LogFile]:
     """The session for FILE, which this recorder then holds: a new game, or the game FILE
     holds (refused when invalid). A FILE created here is removed again if that fails."""
     existed = os.path.lexists(path)
     lock = _Lock.take(path)
     try:
-        return _start(path, kind, deal, lock)
+        return _start(path, kind, deal, lock, position)
     except BaseException:
         lock.close()
         if not existed:
@@ -286,14 +299,16 @@ def _open(path: str, deal: int | None, kind: Variant | None) -> tuple[Session, L
 
 
 def _start(
-    path: str, kind: Variant | None, deal: int | None, lock: _Lock
+    path: str, kind: Variant | None, deal: int | None, lock: _Lock, position: str | None = None
 ) -> tuple[Session, LogFile]:
     from sunlog.notation.session import Session, SessionError
 
     text = read_text(path)
     lock.seen = _identity(os.fstat(lock.fd))
+    if text and position is not None:
+        raise CliError("the log holds a game already: --position starts a new one", path=path)
     if not text:
-        session = Session.new(kind or Variant.SUN, deal)
+        session = Session.new(kind or Variant.SUN, deal, position)
         log = LogFile(path, text, lock)
         try:
             log.sync(session.text)
