@@ -21,7 +21,7 @@ import typer
 from sunlog.cli import common, exits, outputs, reports
 from sunlog.cli.common import LAST_DEAL, app, err, guarded
 from sunlog.cli.inputs import CliError, os_error, read_text
-from sunlog.engine import Variant
+from sunlog.engine import Status, Variant
 from sunlog.engine.moves import MoveKind
 from sunlog.notation.errors import LogError
 
@@ -39,6 +39,7 @@ COMMANDS = {
     "undo": "take back the last move (or the deal or wind still naming its cards)",
     "moves": "list the legal moves",
     "board": "show the board again",
+    "hint": "the solver's next move from here (a short search)",
     "help": "show this help",
     "quit": "stop: the log ends with * (Ctrl-D does the same)",
 }
@@ -267,6 +268,39 @@ def record(
         raise typer.Exit(exits.INVALID)
 
 
+#: The budget of ``hint``: a search that answers within a few seconds at the table.
+HINT_NODES = 200_000
+HINT_SECONDS = 10.0
+
+
+def hint(board: Board, *, spinner: bool) -> str:
+    """``hint``: the first move of a winning line the solver finds from ``board`` within
+    :data:`HINT_NODES` positions and :data:`HINT_SECONDS` seconds (a spinner on stderr
+    meanwhile, on a terminal), or why there is none."""
+    from sunlog.play.solver import Verdict, solve
+
+    if board.status() is not Status.PLAYING:
+        return f"no hint: the game is {board.status().value}"
+    try:
+        if spinner:
+            from rich.console import Console
+
+            with Console(stderr=True).status("searching for a winning line..."):
+                found = solve(board, max_nodes=HINT_NODES, timeout=HINT_SECONDS)
+        else:
+            found = solve(board, max_nodes=HINT_NODES, timeout=HINT_SECONDS)
+    except ValueError as exc:  # a physical game's deck before its 8th deal
+        return f"no hint: {exc}"
+    if found.verdict is Verdict.WON and found.line:
+        return f"hint: {found.line[0]} (a winning line of {len(found.line)} moves)"
+    if found.verdict is Verdict.LOST:
+        return "no hint: no sequence of moves wins from here"
+    return (
+        "no winning line found within the budget "
+        f"({reports.plural(found.nodes, 'position')} in {found.seconds:.1f} s)"
+    )
+
+
 def _stdin_open() -> bool:
     """Whether standard input is open (``record FILE <&-`` closes it)."""
     return not outputs.is_closed_stream(sys.stdin)
@@ -464,6 +498,8 @@ class _Shell:
             self.show_moves()
         elif word == "board":
             self.show_board()
+        elif word == "hint":
+            self.say(hint(self.session.board, spinner=self.interactive))
         else:
             self.show_help()
 

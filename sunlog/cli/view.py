@@ -147,7 +147,7 @@ def replay(
     """Step through a game on a terminal; without one, print each position in turn.
 
     Keys: n/space/right next, p/left back, f/Home first, l/End last, g N Enter go to
-    move N, q/Esc quit. Without a terminal, --at N prints only that position.
+    move N, m the legal moves, q/Esc quit. Without a terminal, --at N prints only that position.
     """
     from sunlog.views.stepper import render_frames
 
