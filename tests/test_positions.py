@@ -10,22 +10,17 @@ from collections.abc import Callable
 
 import pytest
 from enginekit import random_playout
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_board_properties import DEALS, SEEDS, VARIANTS
+from test_board_properties import SETTINGS as PROPERTY_SETTINGS
 
 from sunlog import Board, PositionError, PositionErrorCode
-from sunlog.engine.deal import MAX_DEAL
 from sunlog.engine.moves import Move
 
-SETTINGS = settings(
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-)
-VARIANTS = st.sampled_from(["sun", "sun-2", "sun-3"])
-DEALS = st.integers(min_value=0, max_value=MAX_DEAL - 1)
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+#: The engine properties' settings, with fewer examples: each plays a whole game and
+#: reads back every position of it three ways.
+SETTINGS = settings(PROPERTY_SETTINGS, max_examples=12)
 KNOWN = st.sampled_from(["deal", "deck", "unknown"])
 
 

@@ -161,11 +161,7 @@ def _rank(kind: PileKind, k: int) -> int:
 def read_position(text: object) -> PositionState:
     """The position a string holds, checked; :class:`PositionError` otherwise."""
     if not isinstance(text, str):
-        raise PositionError(
-            f"a position string is text, not {type(text).__name__}",
-            PositionErrorCode.NOT_TEXT,
-            "string",
-        )
+        _wrong_type("a position string is text", text, PositionErrorCode.NOT_TEXT, "string")
     if len(text) > MAX_LENGTH:
         raise PositionError(
             f"a position string is at most {MAX_LENGTH} characters, not {len(text)}",
@@ -202,6 +198,11 @@ def position_variant(text: str) -> Variant | None:
         return None if first is None else Variant(first.group())
     except ValueError:
         return None
+
+
+def _wrong_type(what: str, value: object, code: PositionErrorCode, field: str) -> NoReturn:
+    """Refuse a value of the wrong type: ``what`` it should be, and what it is."""
+    raise PositionError(f"{what}, not {type(value).__name__}", code, field)
 
 
 def _field_at(text: str, i: int) -> str:
@@ -518,10 +519,8 @@ def _pile_text(cards: Sequence[Card]) -> str:
 def state_from_json(obj: object) -> PositionState:
     """The position a position object (``show --json``) holds, checked."""
     if not isinstance(obj, Mapping):
-        raise PositionError(
-            f"a position object is a JSON object, not {type(obj).__name__}",
-            PositionErrorCode.BAD_OBJECT,
-            "object",
+        _wrong_type(
+            "a position object is a JSON object", obj, PositionErrorCode.BAD_OBJECT, "object"
         )
     get = _JsonFields(obj)
     variant_text = get.value("variant", str)
