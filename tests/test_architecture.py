@@ -25,15 +25,6 @@ ALLOWED = {
 }
 #: What the engine may import from outside the standard library: nothing.
 THIRD_PARTY_IN_ENGINE: set[str] = set()
-#: The one exception, as python-chess's ``Board._repr_svg_`` imports ``chess.svg``: a
-#: Board draws itself (``str``, Jupyter's ``_repr_svg_``) with the views' drawing,
-#: imported inside those two methods when one is called, never when the engine loads.
-LAZY_VIEWS = {
-    "engine/board.py": {
-        "__str__": "sunlog.views.terminal",
-        "_repr_svg_": "sunlog.views.svg",
-    }
-}
 
 
 def _imports(path: Path) -> list[str]:
@@ -68,27 +59,11 @@ def test_every_module_lives_in_a_part() -> None:
 def test_each_part_imports_only_what_it_may(part: str) -> None:
     wrong = []
     for path in _files(part):
-        lazy = set(LAZY_VIEWS.get(str(path.relative_to(PACKAGE)), {}).values())
         for module in _imports(path):
             other = _part(module)
-            allowed = other is None or other == part or other in ALLOWED[part]
-            if not allowed and module not in lazy:
+            if other is not None and other != part and other not in ALLOWED[part]:
                 wrong.append(f"{path.relative_to(PACKAGE)} imports {module}")
     assert not wrong
-
-
-def test_the_lazy_views_are_imported_only_inside_their_methods() -> None:
-    for name, methods in LAZY_VIEWS.items():
-        tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
-        inside = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef):
-                for sub in ast.walk(node):
-                    if isinstance(sub, ast.ImportFrom) and _part(sub.module or "") == "views":
-                        inside[node.name] = sub.module
-        assert inside == methods
-        everywhere = [m for m in _imports(PACKAGE / name) if _part(m) == "views"]
-        assert sorted(everywhere) == sorted(methods.values())
 
 
 def test_the_engine_imports_only_the_standard_library() -> None:
@@ -136,3 +111,21 @@ def test_the_top_level_names_are_the_engines_loaded_on_first_use() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout == "False True Board\n", done.stderr
+
+
+def test_a_board_loads_the_views_only_when_it_draws_itself() -> None:
+    """``str(board)`` and ``board._repr_svg_()`` draw with the views (docs/architecture.md,
+    the one exception); the engine alone loads none of them."""
+    import subprocess
+
+    probe = (
+        "import sys, sunlog.engine as e; b = e.Board(); "
+        "before = sorted(m for m in sys.modules if m.startswith('sunlog.views')); "
+        "str(b); b._repr_svg_(); "
+        "after = sorted(m for m in sys.modules if m.startswith('sunlog.views')); "
+        "print(before, after)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout == "[] ['sunlog.views', 'sunlog.views.svg', 'sunlog.views.terminal']\n", (
+        done.stderr
+    )

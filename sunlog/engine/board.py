@@ -829,19 +829,24 @@ class Board:
         return f"Board.from_position({self.position()!r})"
 
     def __str__(self) -> str:
-        """The board drawn in plain text, as ``sunlog show`` draws it without colour.
-        The drawing is the terminal view's, imported here when asked for (the one
-        exception to the engine's imports, held by tests/test_architecture.py)."""
-        from sunlog.views.terminal import board_text
-
-        return board_text(self)
+        """The board drawn in plain text, as ``sunlog show`` draws it without colour."""
+        return str(_view("terminal", "board_text")(self))
 
     def _repr_svg_(self) -> str:
-        """The board as ``sunlog render`` draws it, for Jupyter (python-chess's way: the
-        SVG view imported when asked for)."""
-        from sunlog.views.svg import board_svg
+        """The board as ``sunlog render`` draws it, for Jupyter (as python-chess's board
+        draws itself with its SVG module)."""
+        last = self.last_played().canonical if self._undo else None
+        return str(_view("svg", "board_svg")(self, last_move=last))
 
-        return board_svg(self, last_move=self.last_played().canonical if self._undo else None)
+
+def _view(module: str, name: str) -> Any:
+    """A drawing of ``sunlog.views``, imported when a board draws itself, never when the
+    engine loads (docs/architecture.md): named, not imported in the source, so that the
+    compiled build, whose isolated environment has no Rich, does not follow the engine
+    into the views."""
+    from importlib import import_module
+
+    return getattr(import_module(f"sunlog.views.{module}"), name)
 
 
 def _deck_copies(deck: list[Card]) -> tuple[bytes, bytes]:
