@@ -127,7 +127,7 @@ def test_move_numbers_go_on_from_the_position() -> None:
     (game,) = read_games(io.StringIO(text))
     error = replay(game).error
     assert error is not None and error.code is LogErrorCode.MOVE_NUMBER
-    assert "stands before move 2" in error.message
+    assert "move 2 is numbered 1.: write 2." in error.message
 
 
 def test_fmt_and_convert_keep_the_tag(tmp_path: Path) -> None:
