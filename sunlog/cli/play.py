@@ -502,10 +502,10 @@ def solve(
         board = Board(kind, deal=deal)
         tags = (Tag("Variant", kind.value), Tag("Deal", str(deal)))
         played = []
-    what = f"deal {deal} ({variant.value})" if path is None else "this position"
+    what = solved_name(board, from_deal=deal is not None)
     budget = f"{max_nodes:,} positions{_budget_text(timeout)}"
     result = _searching(
-        f"solving {what}: {{nodes:,}} of at most {budget}",
+        f"solving {what} ({board.variant.value}): {{nodes:,}} of at most {budget}",
         path,
         lambda told: solve_position(board, max_nodes=max_nodes, timeout=timeout, progress=told),
     )
@@ -518,7 +518,6 @@ def solve(
     if json_out:
         common.json_line(result.to_json(log=log))
         return
-    what = solved_name(board, from_deal=deal is not None)
     verdict = {
         "won": f"won: a winning line of {len(result.line or ())} moves",
         "lost": "lost: no sequence of moves wins",
