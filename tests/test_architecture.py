@@ -111,3 +111,21 @@ def test_the_top_level_names_are_the_engines_loaded_on_first_use() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout == "False True Board\n", done.stderr
+
+
+def test_a_board_loads_the_views_only_when_it_draws_itself() -> None:
+    """``str(board)`` and ``board._repr_svg_()`` draw with the views (docs/architecture.md,
+    the one exception); the engine alone loads none of them."""
+    import subprocess
+
+    probe = (
+        "import sys, sunlog.engine as e; b = e.Board(); "
+        "before = sorted(m for m in sys.modules if m.startswith('sunlog.views')); "
+        "str(b); b._repr_svg_(); "
+        "after = sorted(m for m in sys.modules if m.startswith('sunlog.views')); "
+        "print(before, after)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout == "[] ['sunlog.views', 'sunlog.views.svg', 'sunlog.views.terminal']\n", (
+        done.stderr
+    )

@@ -168,7 +168,8 @@ def test_opening_an_empty_ray_changes_only_the_open_ray(variant: str) -> None:
     after = board.to_json()
     assert after["open_ray"] == 1 and after["stage"] == 2
     changed = {k for k in before if before[k] != after[k]}
-    assert changed == {"open_ray", "stage", "move_count"}
+    # (and what the position object says of them: the last ray opened, the string)
+    assert changed == {"open_ray", "stage", "move_count", "opened", "position"}
 
 
 @pytest.mark.parametrize("variant", STAGE2)

@@ -218,7 +218,7 @@ def test_ctrl_c_in_check_says_interrupted_and_exits_2(
 def test_ctrl_c_in_any_other_command_says_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     from sunlog.cli import view
 
-    monkeypatch.setattr(view, "load", _interrupt)
+    monkeypatch.setattr(view, "_load", _interrupt)  # show's reading of the log
     assert through_entry(["show", WON]) == (2, "", "sunlog: interrupted\n")
 
 

@@ -145,6 +145,6 @@ def test_the_replay_loop_uses_the_compact_frame_on_a_small_terminal() -> None:
     console = Console(file=io.StringIO(), width=80, height=24)
     assert run_interactive(stepper, console, read_key=lambda: next(keys)) == 4
     out = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "n next  p back  f first  l last  g N go to  q quit" in out
+    assert "n next  p back  f first  l last  g N go to  m moves  q quit" in out
     assert "go to move (0-157, Enter; Esc cancels): 4_" in out
     assert "move 4 of 157 | sun | deal 1 | stage 1 (sunrise)" in out

@@ -78,9 +78,10 @@ def gen_games(draw: st.DrawFn, *, last: bool = True) -> GenGame:
 
 
 def table(board: Board) -> dict[str, Any]:
-    """The position object without what a physical game cannot know (stock, deal)."""
+    """The position object without what a physical game cannot know (stock, deal, and
+    the position string, which writes them)."""
     obj = board.to_json()
-    del obj["stock"], obj["deal"]
+    del obj["stock"], obj["deal"], obj["position"]
     return obj
 
 

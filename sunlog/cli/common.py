@@ -40,6 +40,26 @@ R = TypeVar("R")
 PathArg = Annotated[str, typer.Argument(metavar="PATH", help="A log file, or - for stdin.")]
 
 
+#: A log, or none when ``--position`` gives the position (:func:`chosen_game`).
+LogArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="PATH",
+        help="A log file, or - for stdin (none with --position).",
+        show_default=False,
+    ),
+]
+#: ``--position STRING``: start from a position string (docs/positions.md), not a log.
+PositionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--position",
+        metavar="STRING",
+        help="From this position string, not a log.",
+        show_default=False,
+    ),
+]
+
 GameOpt = Annotated[
     int, typer.Option("--game", "-g", min=1, metavar="K", help="The K-th game of the file.")
 ]
@@ -225,6 +245,39 @@ def fail_if_broken(path: str, chosen: Game, replayed: Replay) -> None:
 def stdin_cache(path: str) -> str | None:
     """Standard input's text once read (so that a caret can show its lines)."""
     return inputs.stdin_text(path)
+
+
+#: What a game from ``--position`` is called in messages, where a log has its path.
+POSITION_SOURCE = "--position"
+
+
+def chosen_game(path: str | None, position: str | None, index: int) -> tuple[str, Game]:
+    """The chosen game of a log, or the game of no moves at ``--position``'s string,
+    with the name messages give it; a usage error (exit 2) when both or neither is given,
+    or the string is not a position (its field and column named)."""
+    if position is not None:
+        if path is not None:
+            raise CliError("give a log PATH or --position STRING, not both")
+        return POSITION_SOURCE, position_game(position)
+    if path is None:
+        raise CliError("give a log PATH (or --position STRING)")
+    return path, read_game(path, index)
+
+
+def position_game(text: str) -> Game:
+    """A game of no moves under ``[Position "text"]``: read by the one reader, so that it
+    starts as such a log would."""
+    import io
+
+    from sunlog.engine import Board
+    from sunlog.notation.reader import read_games
+
+    try:
+        Board.from_position(text)
+    except ValueError as exc:
+        raise CliError(f"--position: {exc}") from None
+    (game,) = read_games(io.StringIO(f'[Position "{text.strip()}"]\n*\n'))
+    return game
 
 
 def read_game(path: str, index: int) -> Game:

@@ -15,14 +15,12 @@ from sunlog.cli.common import (
     AtOpt,
     GameOpt,
     MaxNodesOpt,
-    PathArg,
     TimeoutOpt,
     VariantOption,
     app,
     count_bar,
     err,
     guarded,
-    load,
     write_output,
 )
 from sunlog.cli.inputs import CliError
@@ -58,6 +56,7 @@ if TYPE_CHECKING:
 
     from rich.progress import Progress as RichProgress
 
+    from sunlog.engine.board import Board
     from sunlog.play.batch import BatchProgress
     from sunlog.play.study import Figures
 
@@ -454,6 +453,7 @@ def solve(
     ] = Variant.SUN,
     game: GameOpt = 1,
     at: AtOpt = None,
+    position: common.PositionOpt = None,
     max_nodes: MaxNodesOpt = 1_000_000,
     timeout: TimeoutOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
@@ -488,8 +488,8 @@ def solve(
     from sunlog.play.solver import solve as solve_position
 
     if deals is not None:
-        if path is not None or deal is not None:
-            raise CliError("give --deals A-B without a PATH or --deal N")
+        if path is not None or deal is not None or position is not None:
+            raise CliError("give --deals A-B without a PATH, --deal N or --position")
         if json_out or at is not None:
             raise CliError("--json and --at go with one deal or a PATH: --deals writes JSON lines")
         _solve_batch(
@@ -498,10 +498,11 @@ def solve(
         return
     if output is not None or lines or scheduler is not None or jobs != 1:
         raise CliError("-o, -j, --lines and --scheduler go with --deals A-B")
-    if (path is None) == (deal is None):
-        raise CliError("give either a PATH or --deal N")
-    if path is not None:
-        chosen, replayed = load(path, game, at)
+    if deal is not None and (path is not None or position is not None):
+        raise CliError("give either a PATH, --position STRING or --deal N")
+    if deal is None:
+        path, chosen = common.chosen_game(path, position, game)
+        replayed = common.checked(path, chosen, at)
         board = replayed.board
         tags = tuple(t for t in chosen.tags if t.name != "Result")
         played = [gm.move for gm in chosen.moves[: replayed.moves]]
@@ -510,10 +511,10 @@ def solve(
         board = Board(kind, deal=deal)
         tags = (Tag("Variant", kind.value), Tag("Deal", str(deal)))
         played = []
-    what = f"deal {deal} ({variant.value})" if path is None else "this position"
+    what = solved_name(board, from_deal=deal is not None)
     budget = f"{max_nodes:,} positions{_budget_text(timeout)}"
     result = _searching(
-        f"solving {what}: {{nodes:,}} of at most {budget}",
+        f"solving {what} ({board.variant.value}): {{nodes:,}} of at most {budget}",
         path,
         lambda told: solve_position(board, max_nodes=max_nodes, timeout=timeout, progress=told),
     )
@@ -526,7 +527,6 @@ def solve(
     if json_out:
         common.json_line(result.to_json(log=log))
         return
-    what = f"deal {result.deal}" if result.deal is not None else "this position"
     verdict = {
         "won": f"won: a winning line of {len(result.line or ())} moves",
         "lost": "lost: no sequence of moves wins",
@@ -541,10 +541,21 @@ def solve(
         typer.echo(log, nl=False)
 
 
+def solved_name(board: Board, *, from_deal: bool = False) -> str:
+    """What a search was asked about, in words: ``deal 777`` from its start, else ``the
+    position after move 40 of deal 777`` (of the game, without a deal number)."""
+    deal = board.deal_number
+    if from_deal or (board.move_count == 0 and deal is not None):
+        return f"deal {deal}"
+    of = f" of deal {deal}" if deal is not None else ""
+    return f"the position after move {board.move_count}{of}"
+
+
 @app.command(epilog="Example: sunlog analyze samples/lost-sun.sun --max-nodes 50000")
 @guarded
 def analyze(
-    path: PathArg,
+    path: common.LogArg = None,
+    position: common.PositionOpt = None,
     game: GameOpt = 1,
     max_nodes: MaxNodesOpt = 200_000,
     timeout: TimeoutOpt = None,
@@ -558,20 +569,24 @@ def analyze(
     from sunlog.notation.replay import new_board
     from sunlog.play.solver import analyze as analyze_game
 
-    chosen, replayed = load(path, game, None)
+    path, chosen = common.chosen_game(path, position, game)
+    replayed = common.checked(path, chosen, None)
     moves = [gm.move for gm in chosen.moves]
+    start = new_board(chosen)
     budget = f"at most {max_nodes:,} a search{_budget_text(timeout)}"
     found = _searching(
         f"analyzing {len(moves)} moves: {{nodes:,}} positions ({budget})",
         path,
         lambda told: analyze_game(
-            new_board(chosen), moves, max_nodes=max_nodes, timeout=timeout, progress=told
+            start, moves, max_nodes=max_nodes, timeout=timeout, progress=told
         ),
     )
     if json_out:
         common.json_line({"path": path, "game": chosen.index, **found.to_json()})
         return
     won = replayed.board.is_won()
+    if start.move_count:  # a game from a Position tag: say where it starts
+        typer.echo(f"from {solved_name(start)}, move numbers counted from there")
     for line in reports.analysis_lines(found, chosen, len(moves), won=won):
         for piece in _on_terminal(line):
             typer.echo(piece)

@@ -21,7 +21,7 @@ import typer
 from sunlog.cli import common, exits, outputs, reports
 from sunlog.cli.common import LAST_DEAL, app, err, guarded
 from sunlog.cli.inputs import CliError, os_error, read_text
-from sunlog.engine import Variant
+from sunlog.engine import Status, Variant
 from sunlog.engine.moves import MoveKind
 from sunlog.notation.errors import LogError
 
@@ -40,6 +40,7 @@ COMMANDS = {
     "fix": "fix N CARD: make card N (ray N) of the last deal, or of the wind, CARD",
     "moves": "list the movable cards and the legal moves",
     "board": "show the board again",
+    "hint": "the solver's next move from here (a short search)",
     "help": "show this help",
     "quit": "stop: the log ends with * (Ctrl-D does the same)",
 }
@@ -233,6 +234,7 @@ def record(
     canonical: Annotated[
         bool, typer.Option("--canonical", help="Write moves in canonical form, not as typed.")
     ] = False,
+    position: common.PositionOpt = None,
 ) -> None:
     """Record a game as it is played: each move is checked, then written to FILE.
 
@@ -248,7 +250,9 @@ def record(
 
     if not _stdin_open():
         raise CliError("standard input is closed: record reads the moves from it")
-    session, log = _open(path, deal, variant)
+    if position is not None:
+        _check_position(position, deal, variant)
+    session, log = _open(path, deal, variant, position)
     shell = _Shell(session, log, canonical, interactive=common.interactive())
     try:
         refused = shell.run()
@@ -265,18 +269,61 @@ def record(
         raise typer.Exit(exits.INVALID)
 
 
+#: The budget of ``hint``: a search that answers within a few seconds at the table.
+HINT_NODES = 200_000
+HINT_SECONDS = 10.0
+
+
+def hint(board: Board, *, spinner: bool) -> str:
+    """``hint``: the first move of a winning line the solver finds from ``board`` within
+    :data:`HINT_NODES` positions and :data:`HINT_SECONDS` seconds (a spinner on stderr
+    meanwhile, on a terminal), or why there is none."""
+    from sunlog.play.solver import Verdict, solve
+
+    if board.status() is not Status.PLAYING:
+        return f"no hint: the game is {board.status().value}"
+    try:
+        if spinner:
+            from rich.console import Console
+
+            with Console(stderr=True).status("searching for a winning line..."):
+                found = solve(board, max_nodes=HINT_NODES, timeout=HINT_SECONDS)
+        else:
+            found = solve(board, max_nodes=HINT_NODES, timeout=HINT_SECONDS)
+    except ValueError as exc:  # a physical game's deck before its 8th deal
+        return f"no hint: {exc}"
+    if found.verdict is Verdict.WON and found.line:
+        return f"hint: {found.line[0]} (a winning line of {len(found.line)} moves)"
+    if found.verdict is Verdict.LOST:
+        return "no hint: no sequence of moves wins from here"
+    return (
+        "no winning line found within the budget "
+        f"({reports.plural(found.nodes, 'position')} in {found.seconds:.1f} s)"
+    )
+
+
 def _stdin_open() -> bool:
     """Whether standard input is open (``record FILE <&-`` closes it)."""
     return not outputs.is_closed_stream(sys.stdin)
 
 
-def _open(path: str, deal: int | None, kind: Variant | None) -> tuple[Session, LogFile]:
+def _check_position(position: str, deal: int | None, kind: Variant | None) -> None:
+    """``--position``: a string that reads (else exit 2, its field named), without the
+    options that the string answers already."""
+    if deal is not None or kind is not None:
+        raise CliError("--position holds the variant and the deal: drop --deal and --variant")
+    common.position_game(position)
+
+
+def _open(
+    path: str, deal: int | None, kind: Variant | None, position: str | None = None
+) -> tuple[Session, LogFile]:
     """The session for FILE, which this recorder then holds: a new game, or the game FILE
     holds (refused when invalid). A FILE created here is removed again if that fails."""
     existed = os.path.lexists(path)
     lock = _Lock.take(path)
     try:
-        return _start(path, kind, deal, lock)
+        return _start(path, kind, deal, lock, position)
     except BaseException:
         lock.close()
         if not existed:
@@ -287,14 +334,16 @@ def _open(path: str, deal: int | None, kind: Variant | None) -> tuple[Session, L
 
 
 def _start(
-    path: str, kind: Variant | None, deal: int | None, lock: _Lock
+    path: str, kind: Variant | None, deal: int | None, lock: _Lock, position: str | None = None
 ) -> tuple[Session, LogFile]:
     from sunlog.notation.session import Session, SessionError
 
     text = read_text(path)
     lock.seen = _identity(os.fstat(lock.fd))
+    if text and position is not None:
+        raise CliError("the log holds a game already: --position starts a new one", path=path)
     if not text:
-        session = Session.new(kind or Variant.SUN, deal)
+        session = Session.new(kind or Variant.SUN, deal, position)
         log = LogFile(path, text, lock)
         try:
             log.sync(session.text)
@@ -483,6 +532,8 @@ class _Shell:
             self.show_moves()
         elif word == "board":
             self.show_board()
+        elif word == "hint":
+            self.say(hint(self.session.board, spinner=self.interactive))
         else:
             self.show_help()
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sunlog.cli import helptext
 from sunlog.notation.errors import LogError
 
 if TYPE_CHECKING:
@@ -16,31 +17,78 @@ from sunlog.cli import common, inputs, reports
 from sunlog.cli.common import (
     AtOpt,
     GameOpt,
+    LogArg,
     OutOpt,
-    PathArg,
+    PositionOpt,
     app,
     guarded,
     invalid,
-    load,
-    read_game,
     write_output,
 )
 
+#: show's ``--position``: alone, print the position string; with a string, start there.
+ShowPositionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--position",
+        metavar="[STRING]",
+        help="Alone: print the position string only. With STRING: show it, not a log.",
+        show_default=False,
+    ),
+]
 
-@app.command(epilog="Example: sunlog show samples/won-sun.sun --at 60")
+
+class _OptionalPosition(helptext.Command):
+    """show's ``--position`` takes a value only when one follows it: last, or before
+    another option, it stands alone (the value ``""``: print the position string). A
+    position string never begins with ``-``. (Typer 0.28 has no optional values.)"""
+
+    def parse_args(self, ctx: helptext.Context, args: list[str]) -> list[str]:
+        args = list(args)
+        for i, arg in enumerate(args):
+            if arg == "--":
+                break
+            follows = args[i + 1] if i + 1 < len(args) else None
+            if arg == "--position" and (follows is None or follows.startswith("--")):
+                args.insert(i + 1, "")
+                break
+        return super().parse_args(ctx, args)
+
+
+def _load(
+    path: str | None,
+    position: str | None,
+    game: int,
+    at: int | None,
+    *,
+    canonical: bool = False,
+) -> tuple[str, Game, Replay]:
+    """The chosen game (of a log or of ``--position``) replayed up to ``at``, to its first
+    fault (the commands here show the position before it, then report it)."""
+    name, chosen = common.chosen_game(path, position, game)
+    return name, chosen, common.checked(name, chosen, at, canonical=canonical, to_fault=True)
+
+
+@app.command(epilog="Example: sunlog show samples/won-sun.sun --at 60", cls=_OptionalPosition)
 @guarded
 def show(
-    path: PathArg,
+    path: LogArg = None,
     game: GameOpt = 1,
     at: AtOpt = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the position as one JSON object.")
     ] = False,
+    position: ShowPositionOpt = None,
 ) -> None:
     """Print the board after N moves (default: all); --json prints the position object,
-    with the last move, the playable cards and the legal moves."""
-    chosen, replayed = load(path, game, at, to_fault=True)
+    with the last move, the playable cards and the legal moves; --position alone prints
+    the position string (docs/positions.md) on one line."""
+    string_only = position == ""
+    path, chosen, replayed = _load(path, None if string_only else position, game, at)
     board = replayed.board
+    if string_only:
+        typer.echo(board.position())
+        return common.fail_if_broken(path, chosen, replayed)
     if json_out:
         from sunlog.notation.jsonio import position_actions
 
@@ -61,7 +109,8 @@ def show(
 @app.command(epilog="Example: sunlog moves samples/won-sun.sun -n 60")
 @guarded
 def moves(
-    path: PathArg,
+    path: LogArg = None,
+    position: PositionOpt = None,
     game: GameOpt = 1,
     at: AtOpt = None,
     json_out: Annotated[
@@ -70,7 +119,7 @@ def moves(
     quiet: common.QuietOpt = False,
 ) -> None:
     """List the legal moves at a position, canonical notation, one a line."""
-    chosen, replayed = load(path, game, at, to_fault=True)
+    path, chosen, replayed = _load(path, position, game, at)
     board = replayed.board
     if json_out:
         from sunlog.notation.jsonio import moves_json
@@ -92,15 +141,17 @@ def _print_json(shown: dict[str, Any], path: str, chosen: Game, replayed: Replay
 
 @app.command(epilog="Example: sunlog replay samples/club-night.sun --game 2")
 @guarded
-def replay(path: PathArg, game: GameOpt = 1, at: AtOpt = None) -> None:
+def replay(
+    path: LogArg = None, position: PositionOpt = None, game: GameOpt = 1, at: AtOpt = None
+) -> None:
     """Step through a game on a terminal; without one, print each position in turn.
 
     Keys: n/space/right next, p/left back, f/Home first, l/End last, g N Enter go to
-    move N, q/Esc quit. Without a terminal, --at N prints only that position.
+    move N, m the legal moves, q/Esc quit. Without a terminal, --at N prints only that position.
     """
     from sunlog.views.stepper import render_frames
 
-    chosen = read_game(path, game)
+    path, chosen = common.chosen_game(path, position, game)
     inputs.check_at(chosen, at, path)
     stepper, report, error = _stepper(path, chosen)
     if at is not None and at > stepper.total and error is not None:
@@ -161,7 +212,8 @@ def _stepper(path: str, chosen: Game) -> tuple[Stepper, str | None, LogError | N
 @app.command(epilog="Example: sunlog render samples/won-sun.sun -n 60 -o board.svg")
 @guarded
 def render(
-    path: PathArg,
+    path: LogArg = None,
+    position: PositionOpt = None,
     game: GameOpt = 1,
     at: AtOpt = None,
     output: OutOpt = None,
@@ -180,7 +232,7 @@ def render(
     """Draw the board after N moves (default: all) as an SVG picture."""
     from sunlog.views.svg import board_svg
 
-    chosen, replayed = load(path, game, at, canonical=True, to_fault=True)
+    path, chosen, replayed = _load(path, position, game, at, canonical=True)
     forms = replayed.canonical or ()
     last = forms[-1] if forms else None
     write_output(board_svg(replayed.board, last_move=last, size=size), output, [path])
@@ -189,12 +241,14 @@ def render(
 
 @app.command(epilog="Example: sunlog html samples/won-sun.sun -o won.html")
 @guarded
-def html(path: PathArg, game: GameOpt = 1, output: OutOpt = None) -> None:
+def html(
+    path: LogArg = None, position: PositionOpt = None, game: GameOpt = 1, output: OutOpt = None
+) -> None:
     """Write a game as one self-contained HTML page that replays it (no network needed)."""
     from sunlog.notation.replay import new_board
     from sunlog.views.html import game_html
 
-    chosen, replayed = load(path, game, None, to_fault=True)
+    path, chosen, replayed = _load(path, position, game, None)
     valid = chosen.moves[: replayed.moves]  # up to the first fault, if any
     entries = [(gm.move, gm.text, gm.annotation, gm.comments) for gm in valid]
     page = game_html(

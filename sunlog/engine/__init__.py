@@ -21,6 +21,7 @@ from sunlog.engine.errors import (
     MoveErrorCode,
 )
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
+from sunlog.engine.position import PositionError, PositionErrorCode
 
 #: Whether ``sunlog.engine.board`` was loaded from a compiled extension module.
 COMPILED: bool = isinstance(_board.__spec__.loader, ExtensionFileLoader)
@@ -57,4 +58,6 @@ __all__ = [  # noqa: RUF022 (grouped by module, as the imports)
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveErrorCode",
+    "PositionError",
+    "PositionErrorCode",
 ]

@@ -19,6 +19,7 @@ from sunlog.engine.explain import ambiguous, explain_card
 from sunlog.engine.lastplayed import canonical_form, last_played, playable
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.played import Played, Spot
+from sunlog.engine.position import PositionState, read_position, state_from_json, write_position
 from sunlog.engine.rules import DEALS, RAYS, Stage, Status, Variant
 from sunlog.engine.stages import check_gather, check_open, resolve_deal, resolve_wind
 from sunlog.engine.state import (
@@ -62,6 +63,35 @@ class Board(BoardState):
     and 4..7 the kings piles of S H D C; in ``sun-3`` 0..3 are the first and 4..7 the
     second aces piles. Rays and clouds are lists, inner (left) card first.
     """
+
+    @classmethod
+    def from_position(cls, text: object) -> Board:
+        """The board at the position a position string holds (docs/positions.md), with
+        no moves behind it; :class:`PositionError` (a ``ValueError``) names the field."""
+        return Board._at(read_position(text))
+
+    @classmethod
+    def from_json(cls, obj: object) -> Board:
+        """The board at the position object of ``show --json`` (:meth:`to_json`)."""
+        return Board._at(state_from_json(obj))
+
+    @staticmethod
+    def _at(state: PositionState) -> Board:
+        """The one hook that sets a fresh board to a checked position."""
+        board = Board(state.variant, deal=state.deal, deck=state.deck())
+        board._set_position(
+            counts=(state.moves, state.deals, state.opened, state.gathered),
+            open_ray=state.open_ray,
+            stage=state.stage,
+            piles=(state.rays, state.piles(), state.wind or ()),
+            clouds=state.clouds,
+        )
+        return board
+
+    def position(self) -> str:
+        """The position string (docs/positions.md): ``Board.from_position`` of it gives
+        an equal board, which goes on exactly as this one."""
+        return write_position(self)
 
     def copy(self) -> Board:
         """An independent copy of the position and its history."""
@@ -402,6 +432,35 @@ class Board(BoardState):
         """The position object of SPEC 6."""
         return position_json(self)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal positions (:meth:`key`), whatever the moves that led there."""
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
     def __repr__(self) -> str:
-        deal = f", deal={self.deal_number}" if self.deal_number is not None else ""
-        return f"<Board {self.variant.value}{deal} after {self.move_count} moves>"
+        """``Board.from_position('...')``: pastes back as an equal board."""
+        return f"Board.from_position({self.position()!r})"
+
+    def __str__(self) -> str:
+        """The board drawn in plain text, as ``sunlog show`` draws it without colour."""
+        return str(_view("terminal", "board_text")(self))
+
+    def _repr_svg_(self) -> str:
+        """The board as ``sunlog render`` draws it, for Jupyter (as python-chess's board
+        draws itself with its SVG module)."""
+        last = self.last_played().canonical if self._undo else None
+        return str(_view("svg", "board_svg")(self, last_move=last))
+
+
+def _view(module: str, name: str) -> Any:
+    """A drawing of ``sunlog.views``, imported when a board draws itself, never when the
+    engine loads (docs/architecture.md): named, not imported in the source, so that the
+    compiled build, whose isolated environment has no Rich, does not follow the engine
+    into the views."""
+    from importlib import import_module
+
+    return getattr(import_module(f"sunlog.views.{module}"), name)

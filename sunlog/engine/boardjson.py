@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sunlog.engine.cards import Card
+from sunlog.engine.position import write_position
 from sunlog.engine.state import BoardState
 
 __all__ = ["position_json"]
@@ -34,6 +35,8 @@ def position_json(board: BoardState) -> dict[str, Any]:
         "stage": board.stage.json,
         "move_count": board.move_count,
         "deals": board.deals,
+        "opened": board.opened,
+        "gathered": board.gathered,
         "stock": None if stock is None else names(stock),
         "rays": [names(ray) for ray in board.rays],
         "open_ray": board.open_ray,
@@ -41,6 +44,7 @@ def position_json(board: BoardState) -> dict[str, Any]:
         "wind_row": None if wind_row is None else names(wind_row),
         "foundations": foundations,
         "status": board.status().value,
+        "position": write_position(board),
     }
 
 

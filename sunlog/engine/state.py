@@ -146,6 +146,33 @@ class BoardState:
         self._undo: list[tuple[Any, ...]] = []
         #: What this variant changes in the rules (data, read by the rules below).
         self._rules = RULES[self.variant.value]
+        #: Moves played before this board's history began (a position read back).
+        self._moves_before = 0
+
+    def _set_position(
+        self,
+        *,
+        counts: tuple[int, int, int, int],
+        open_ray: int | None,
+        stage: Stage,
+        piles: tuple[Sequence[Sequence[Card]], Sequence[Sequence[Card]], Sequence[Card]],
+        clouds: Sequence[Sequence[Card]],
+    ) -> None:
+        """Set this fresh state to a position read back: ``counts`` are the moves before
+        it, the deals, the rays opened and gathered; ``piles`` the rays, the foundations
+        and the wind row. The index is built from the piles (every other card is in the
+        stock)."""
+        self._moves_before, self.deals, self.opened, self.gathered = counts
+        self.open_ray, self.stage = open_ray, stage
+        rays, foundations, wind = piles
+        self._piles = [*map(list, rays), *map(list, foundations), list(wind), *map(list, clouds)]
+        self._rays = self._piles[:FOUNDATION_PILE]
+        self._foundations = self._piles[FOUNDATION_PILE:WIND_PILE]
+        self._where = [[STOCK, STOCK] for _ in range(52)]
+        for number, pile in enumerate(self._piles):
+            for card in pile:
+                at = self._where[card]
+                at[at[0] != STOCK] = number
 
     def _copy_to(self, other: BoardState) -> None:
         """Make ``other`` (a new, empty object) an independent copy of this position and
@@ -165,6 +192,7 @@ class BoardState:
         other.move_stack = list(self.move_stack)
         other._undo = list(self._undo)
         other._rules = self._rules
+        other._moves_before = self._moves_before
 
     # ----------------------------------------------------------------- queries
 
@@ -241,7 +269,8 @@ class BoardState:
 
     @property
     def move_count(self) -> int:
-        return len(self.move_stack)
+        """Moves played since the deal began (from a position: its count, then these)."""
+        return len(self.move_stack) + self._moves_before
 
     def on_foundations(self) -> int:
         """How many cards lie on the foundations."""

@@ -64,6 +64,8 @@ class LogErrorCode(Enum):
     # The text reads well but breaks a rule (LogRuleError).
     TAG = "tag"
     """A tag given twice, or one whose value is wrong (Variant, Deal, Deck, Result)."""
+    POSITION = "position"
+    """A Position tag whose string cannot be read, or that Variant, Deal or Deck contradict."""
     MOVE_NUMBER = "move-number"
     """A move number that is not the move's place in the game."""
     ILLEGAL_MOVE = "illegal-move"

@@ -37,6 +37,7 @@ from sunlog.engine.played import (
     Spot,
     WindBlown,
 )
+from sunlog.engine.position import position_variant
 from sunlog.notation.errors import LogErrorCode, LogSyntaxError
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 from sunlog.notation.resolve import ResolvedGame
@@ -105,8 +106,15 @@ def game_to_json(game: Game) -> dict[str, Any]:
 def _game_head(game: Game) -> dict[str, Any]:
     """The members of a game's object before ``moves``."""
     variant = game.tag("Variant")
+    position = game.tag("Position")
     try:
-        variant_name = Variant.parse(variant).value if variant is not None else "sun"
+        if variant is not None:
+            variant_name: str | None = Variant.parse(variant).value
+        elif position is not None:  # the Position tag names the variant
+            named = position_variant(position)
+            variant_name = None if named is None else named.value
+        else:
+            variant_name = "sun"
     except ValueError:
         variant_name = None  # unknown: the Variant tag keeps what was written
     data: dict[str, Any] = {"tags": [{"name": t.name, "value": t.value} for t in game.tags]}
@@ -526,7 +534,15 @@ def game_from_json(data: Any, index: int = 1, where: _Path | None = None) -> Gam
         if fault is not None:
             raise (where / "variant").fail(fault)
         written = next((t.value for t in tags if t.name == "Variant"), None)
-        if written is None and variant.lower() != "sun":
+        position = next((t.value for t in tags if t.name == "Position"), None)
+        if written is None and position is not None:
+            named = position_variant(position)
+            if named is not None and named.value != variant.lower():
+                raise (where / "variant").fail(
+                    f"the variant {clip(variant)!r} disagrees with the Position tag's "
+                    f"{named.value!r}"
+                )
+        elif written is None and variant.lower() != "sun":
             tags.insert(0, Tag("Variant", variant))
         elif written is not None and written.lower() != variant.lower():
             raise (where / "variant").fail(

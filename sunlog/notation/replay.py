@@ -38,7 +38,7 @@ from sunlog.notation.places import card_place, number_place
 
 __all__ = ["MEANINGFUL_TAGS", "Replay", "check_result", "miscased_tags", "new_board", "replay"]
 
-_UNIQUE_TAGS = ("Variant", "Deal", "Deck", "Result")
+_UNIQUE_TAGS = ("Variant", "Deal", "Deck", "Position", "Result")
 #: The tags with meaning, by their names in lower case: what a miscased name was meant as.
 MEANINGFUL_TAGS = {name.lower(): name for name in _UNIQUE_TAGS}
 _DIGITS = re.compile(r"[0-9]+")
@@ -108,9 +108,47 @@ def new_board(game: Game) -> Board:
             f"the Result tag must be won, lost or *, not {clip(seen['Result'].value)!r}",
         )
     try:
-        return Board(variant, deal=deal, deck=deck)
+        board = Board(variant, deal=deal, deck=deck)
     except ValueError as exc:
         raise _tag_error(game, seen.get("Deck") or seen["Deal"], str(exc)) from None
+    if "Position" in seen:
+        return _position_board(game, seen, board)
+    return board
+
+
+def _position_board(game: Game, seen: dict[str, Tag], tagged: Board) -> Board:
+    """The board of a ``Position`` tag (docs/positions.md), which ``Variant``, ``Deal``
+    and ``Deck`` beside it must agree with (``tagged`` is the board they make)."""
+    tag = seen["Position"]
+
+    def refuse(message: str, at: Tag = tag) -> LogRuleError:
+        return LogRuleError(
+            message, code=LogErrorCode.POSITION, line=at.line, column=at.column, game=game.index
+        )
+
+    try:
+        board = Board.from_position(tag.value)
+    except ValueError as exc:
+        raise refuse(f"in the Position tag: {exc}") from None
+    if "Variant" in seen and tagged.variant is not board.variant:
+        raise refuse(
+            f"the Variant tag says {tagged.variant.value}, the Position tag {board.variant.value}",
+            seen["Variant"],
+        )
+    if "Deal" in seen and tagged.deal_number != board.deal_number:
+        wrote = "no deal number" if board.deal_number is None else f"#{board.deal_number}"
+        raise refuse(
+            f"the Deal tag says {tagged.deal_number}, the Position tag's stock {wrote} "
+            f"(write #{tagged.deal_number} there)",
+            seen["Deal"],
+        )
+    deck = tagged.deck
+    if "Deck" in seen and deck is not None and deck[board.deals * RAYS :] != board.stock:
+        raise refuse(
+            f"the Deck tag's stock after {board.deals} deals is not the Position tag's",
+            seen["Deck"],
+        )
+    return board
 
 
 def _deal_meant(value: str) -> str:
@@ -170,9 +208,10 @@ def replay(
         return Replay(game, Board(), 0, exc)
     forms: list[Move] = []
     moves = game.moves if upto is None else game.moves[:upto]
+    first = board.move_count  # a game from a Position numbers its moves on from it
     for i, gm in enumerate(moves, 1):
-        if gm.number is not None and gm.number != i:
-            error: LogError | None = _number_error(game, i, gm)
+        if gm.number is not None and gm.number != first + i:
+            error: LogError | None = _number_error(game, i, gm, first)
             return Replay(game, board, i - 1, error, _forms(canonical, forms))
         try:
             if canonical:
@@ -203,12 +242,13 @@ def replay(
     return Replay(game, board, done, None, _forms(canonical, forms))
 
 
-def _number_error(game: Game, index: int, gm: GameMove) -> LogRuleError:
-    """A move number that is not its move's place in the game, said at the number:
-    ``move 21 is numbered 22.: write 21.``."""
+def _number_error(game: Game, index: int, gm: GameMove, first: int = 0) -> LogRuleError:
+    """A move number that is not its move's place in the game (counted from ``first``,
+    a Position tag's move count), said at the number: ``move 21 is numbered 22.: write
+    21.``."""
     place = number_place(game, gm)
     written = place[0] if place is not None else f"{gm.number}."
-    message = f"move {index} is numbered {written}: write {index}."
+    message = f"move {first + index} is numbered {written}: write {first + index}."
     error = _move_error(game, index, gm, message, LogErrorCode.MOVE_NUMBER)
     if place is not None:
         error.line, error.column = place[1], place[2]

@@ -146,12 +146,17 @@ class Session:
         self._update(text)
 
     @classmethod
-    def new(cls, variant: Variant = Variant.SUN, deal: int | None = None) -> Session:
+    def new(
+        cls, variant: Variant = Variant.SUN, deal: int | None = None, position: str | None = None
+    ) -> Session:
         """A new game: its ``Variant`` tag, and its ``Deal`` tag when a deal number is given
-        (without one, a physical game: each deal names the 13 cards it deals)."""
+        (without one, a physical game: each deal names the 13 cards it deals); or, from a
+        position string, its ``Position`` tag alone (the string holds variant and deal)."""
         tags = [("Variant", variant.value)]
         if deal is not None:
             tags.append(("Deal", str(deal)))
+        if position is not None:
+            tags = [("Position", position.strip())]
         text = "".join(f'[{name} "{escape_tag_value(value)}"]\n' for name, value in tags)
         return cls(text + "\n")
 

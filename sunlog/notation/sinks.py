@@ -120,10 +120,11 @@ class BoardSink:
     raises :class:`Unfit` or the engine's ``ValueError``, and the caller reads the game
     the general way (:func:`~sunlog.notation.replay.replay`), which says where and why."""
 
-    __slots__ = ("board", "count", "push", "tags", "token")
+    __slots__ = ("board", "count", "first", "push", "tags", "token")
 
     def __init__(self) -> None:
         self.tags: list[Tag] = []
+        self.first = 0
         self.board: Board | None = None
         self.count = 0
         self.token: str | None = None
@@ -139,13 +140,14 @@ class BoardSink:
         except LogRuleError:
             raise Unfit from None
         self.board, self.push = board, board.push
+        self.first = board.move_count  # from a Position tag, numbers go on from it
 
     def comment(self, token: str) -> None:
         pass
 
     def move(self, move: Move, text: str | None, number: int | None, start: int) -> None:
         self.count += 1
-        if number is not None and number != self.count:
+        if number is not None and number != self.first + self.count:
             raise Unfit
         self.push(move)
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from sunlog.engine.board import Board
+from sunlog.engine.board import Board, Status
 from sunlog.engine.errors import clip
 from sunlog.engine.moves import Move
 from sunlog.views.terminal import (
@@ -208,16 +208,29 @@ _PREV = {"p", "P", LEFT}
 _FIRST = {"f", "F", HOME}
 _LAST = {"l", "L", END}
 _QUIT = {"q", "Q", ESC, CTRL_C, EOF}
+_MOVES = {"m", "M"}
 HELP = (
     "n/space/right: next",
     "p/left: back",
     "f/Home: first",
     "l/End: last",
     "g N Enter: go to move N",
+    "m: legal moves",
     "q/Esc: quit",
 )
 #: The keys in one line of a small terminal.
-SHORT_HELP = "n next  p back  f first  l last  g N go to  q quit"
+SHORT_HELP = "n next  p back  f first  l last  g N go to  m moves  q quit"
+
+
+def legal_moves_text(board: Board) -> str:
+    """What the ``m`` key says: the legal moves at the position shown, canonical, or why
+    there are none to list (a game over; a deal or wind that must name its cards)."""
+    if board.status() is not Status.PLAYING:
+        return f"the game is {board.status().value}: no move is legal"
+    moves = [str(m) for m in board.legal_moves()]
+    if not moves:
+        return "legal: none listed (the next deal or the wind names its cards)"
+    return "legal: " + " ".join(moves)
 
 
 def _move_window(stepper: Stepper, window: int, color: bool) -> Words:
@@ -417,6 +430,8 @@ def _loop(stepper: Stepper, console: Console, read_key: KeyReader, window: int) 
             stepper.last()
         elif key in ("g", "G"):
             prompt = ""
+        elif key in _MOVES:
+            message = legal_moves_text(stepper.board)
 
 
 def _prompt_key(stepper: Stepper, prompt: str, key: str) -> tuple[str | None, str | None]:
