@@ -446,8 +446,9 @@ class Board(BoardState):
         return f"Board.from_position({self.position()!r})"
 
     def __str__(self) -> str:
-        """The board drawn in plain text, as ``sunlog show`` draws it without colour."""
-        return str(_view("terminal", "board_text")(self))
+        """The board drawn in plain text, as ``sunlog show`` draws it without colour (with
+        the line saying what its marks mean)."""
+        return str(_view("terminal", "board_text")(self, with_legend=True))
 
     def _repr_svg_(self) -> str:
         """The board as ``sunlog render`` draws it, for Jupyter (as python-chess's board
