@@ -8,7 +8,7 @@ import functools
 import math
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
@@ -327,6 +327,11 @@ VariantOption = Annotated[
     Variant,
     typer.Option("--variant", metavar="V", case_sensitive=False, help="sun, sun-2 or sun-3."),
 ]
+
+
+def deal_option(help_text: str) -> Any:
+    """``--deal N`` (``-d``) of play, solve and record: one deal number, 0 to 2^64-1."""
+    return typer.Option("--deal", "-d", min=0, max=LAST_DEAL, metavar="N", help=help_text)
 
 
 def count_bar(what: str, total: int) -> Callable[[int, int], None] | None:

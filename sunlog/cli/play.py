@@ -225,14 +225,7 @@ def _solve_batch(
 def play(
     deal: Annotated[
         int | None,
-        typer.Option(
-            "--deal",
-            "-d",
-            min=0,
-            max=LAST_DEAL,
-            metavar="N",
-            help="The deal (default: a random one under a million).",
-        ),
+        common.deal_option("The deal (default: a random one under a million)."),
     ] = None,
     variant: VariantOption = Variant.SUN,
     policy: PolicyOption = None,
@@ -438,9 +431,7 @@ def solve(
     ] = None,
     deal: Annotated[
         int | None,
-        typer.Option(
-            "--deal", "-d", min=0, max=LAST_DEAL, metavar="N", help="Solve deal N from its start."
-        ),
+        common.deal_option("Solve deal N from its start."),
     ] = None,
     variant: Annotated[
         Variant,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from sunlog.cli import common, exits, outputs, reports
-from sunlog.cli.common import LAST_DEAL, app, err, guarded
+from sunlog.cli.common import app, err, guarded
 from sunlog.cli.inputs import CliError, os_error, read_text
 from sunlog.engine import Status, Variant
 from sunlog.engine.moves import MoveKind
@@ -213,14 +213,7 @@ def record(
     ],
     deal: Annotated[
         int | None,
-        typer.Option(
-            "--deal",
-            "-d",
-            min=0,
-            max=LAST_DEAL,
-            metavar="N",
-            help="The deal number (default: none, a game with real cards).",
-        ),
+        common.deal_option("The deal number (default: none, a game with real cards)."),
     ] = None,
     variant: Annotated[
         Variant | None,

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -42,8 +42,20 @@ from sunlog.notation.tokens import (
     comment_text,
     result_regex,
     tag_parts,
-    tokens,
     unescape,
+)
+from sunlog.notation.words import (
+    CARD_RE,
+    CARD_SHAPE,
+    KEYWORDS,
+    RANK,
+    RANK_HINTS,
+    RANK_RE,
+    SUIT,
+    SUIT_CHARS,
+    TARGET,
+    TEN_WITH_O,
+    Before,
 )
 
 __all__ = ["lark_parser", "parse_game"]
@@ -269,131 +281,6 @@ def _parse_items(text: str) -> list[tuple[str, Any]]:
     return cast("list[tuple[str, Any]]", _parser().parse(text).children)
 
 
-# ------------------------------------------------------- where the move at fault begins
-
-
-_STAGE_TOKENS = frozenset(("DEAL", "WIND", "OPEN", "GATHER"))
-_NAMING = frozenset(("DEAL", "WIND"))  # the stage actions that may name cards
-_BOUNDED = frozenset(("TAG", "BRACE_COMMENT", "LINE_COMMENT"))  # tokens that hold spaces
-
-
-class _Before(NamedTuple):
-    """What the text before an error leaves open, read token by token.
-
-    ``number`` is where a move number waiting for its move begins; ``stage`` the keyword
-    (``DEAL``, ``WIND``, ``OPEN``, ``GATHER``) of a stage action that may still be going
-    on: a deal or wind taking cards, an open or gather waiting for its ray number, which
-    begins at ``stage_start`` (its move number included), its keyword at ``keyword``, with
-    ``cards`` cards named so far. ``last_start`` is where the last move begins (its number
-    included), ``moves`` how many moves began, ``tags`` the names of the tags.
-    """
-
-    number: int | None
-    stage: str | None
-    stage_start: int
-    keyword: int
-    cards: int
-    last_start: int
-    moves: int
-    tags: frozenset[str]
-
-    @classmethod
-    def read(cls, text: str, end: int) -> _Before:
-        number: int | None = None
-        stage: str | None = None
-        stage_start = keyword = cards = last_start = moves = 0
-        tags: set[str] = set()
-        for kind, start, stop in tokens(text, end):
-            if kind == "MOVE_NUMBER":
-                number, stage = start, None
-            elif kind in _STAGE_TOKENS or kind == "CARD_MOVE":
-                last_start = start if number is None else number
-                number, moves = None, moves + 1
-                stage = kind if kind in _STAGE_TOKENS else None
-                stage_start, keyword, cards = last_start, start, 0
-            elif kind == "CARD":
-                cards += 1
-            elif kind == "TAG":
-                tags.add(tag_parts(text[start:stop])[0])
-            elif kind != "UNFIT":  # a ray number, an annotation, a comment: the action is whole
-                stage = None
-        return cls(number, stage, stage_start, keyword, cards, last_start, moves, frozenset(tags))
-
-    @staticmethod
-    def floor(text: str, end: int) -> int:
-        """Where the last tag or comment before ``end`` ends (0 if none): a word in error
-        is looked for after it, never inside it."""
-        floor = 0
-        for kind, _, stop in tokens(text, end):
-            if kind in _BOUNDED:
-                floor = stop
-        return floor
-
-    def move_start(self, pos: int) -> int:
-        """Where the move holding the word at ``pos`` begins: its move number, or the open
-        or gather waiting for its ray number; else the word itself."""
-        if self.number is not None:
-            return self.number
-        if self.stage == "OPEN" or self.stage == "GATHER":
-            return self.stage_start
-        return pos
-
-    def names_card(self, word: str, next_word: str) -> bool:
-        """Whether the unreadable ``word`` is meant as a card of the deal or wind before it.
-
-        It is when it looks like a card (short, no ':' or '>') and the action takes cards:
-        a deal naming fewer than 13 so far, a wind, a word with a comma; after a bare deal
-        or wind, when the tags do not give the cards or a card follows the word."""
-        if self.stage not in _NAMING or not _looks_like_card(word):
-            return False
-        if self.stage == "DEAL" and self.cards >= RAYS:
-            return False
-        if self.cards or "," in word:
-            return True
-        known = "Deal" in self.tags or (self.stage == "DEAL" and "Deck" in self.tags)
-        return not known or _CARD_RE.fullmatch(next_word) is not None
-
-    def takes_card(self, word: str) -> bool:
-        """Whether ``word``, a card, is one more card of the deal or wind before it."""
-        if self.stage not in _NAMING or not self.cards or not _CARD_RE.fullmatch(word):
-            return False
-        return self.stage == "WIND" or self.cards < RAYS
-
-    def stage_text(self, text: str, pos: int, word: str) -> str:
-        """The stage action as written up to and including ``word`` (spaces made single)."""
-        words = text[self.keyword : pos].split()
-        return " ".join([words[0].lower(), *words[1:], word]) if words else word
-
-
-_KEYWORDS = frozenset(("deal", "open", "gather", "wind", "won", "lost"))
-
-
-def _looks_like_card(word: str) -> bool:
-    """A word a player may have meant as a card: ``1OD``, ``0S``, ``10``, ``2D,``, ``ZZ``."""
-    if not word or ":" in word or ">" in word or word.lower() in _KEYWORDS:
-        return False
-    if "," in word:
-        return True
-    return len(word) <= 4 and word[0].isalnum() and not word.endswith(".")
-
-
-#: What a card looks like, as error messages say it.
-CARD_SHAPE = "a card is a rank A 2-10 J Q K (or T) and a suit S H D C, like QD or 10H"
-# A rank, a suit and a move's target as the grammar's RANK, SUIT and TARGET take them (in
-# either case): the pieces of the patterns here that name or repair cards and moves.
-_RANK = r"(?:10|[2-9ajqkt])"
-_SUIT = "[shdc♠♥♦♣♤♡♢♧]"
-_TARGET = r"a[12]?|k|r\d+"
-_RANK_RE = re.compile(_RANK, re.IGNORECASE)
-_SUIT_CHARS = "SHDCshdc♠♥♦♣♤♡♢♧"
-_TEN_WITH_O = "10 is written with the digit 0, not the letter O"
-_RANK_HINTS = {
-    "1": "an ace is written A",
-    "0": "a ten is written 10 or T",
-    **{str(n): "the ranks above 10 are J, Q and K" for n in (11, 12, 13)},
-}
-
-
 def _not_a_card(word: str, stage: str) -> str:
     """Why ``word`` in the cards of a deal or wind is not a card, and what a card is."""
     shown = clip(word)
@@ -401,23 +288,23 @@ def _not_a_card(word: str, stage: str) -> str:
         return (
             f"'{shown}' is not a card: the cards of a {stage} are separated by spaces, not commas"
         )
-    if _RANK_RE.fullmatch(word):
+    if RANK_RE.fullmatch(word):
         return f"'{shown}' is not a card: it has no suit; {CARD_SHAPE}"
     plain, why = _without_selectors(word)
-    if why and _CARD_RE.fullmatch(plain):
+    if why and CARD_RE.fullmatch(plain):
         return f"'{shown}' is not a card: {why}: write {plain}"
     if _SUIT_FIRST_CARD.fullmatch(word):
         meant = word[1:] + word[0]
         return f"'{shown}' is not a card: it is written rank first, then suit: write {meant}"
     rank, suit = word[:-1], word[-1:]
-    if suit in _SUIT_CHARS and rank in _RANK_HINTS:
-        return f"'{shown}' is not a card: {CARD_SHAPE} ({_RANK_HINTS[rank]})"
+    if suit in SUIT_CHARS and rank in RANK_HINTS:
+        return f"'{shown}' is not a card: {CARD_SHAPE} ({RANK_HINTS[rank]})"
     if (
-        suit in _SUIT_CHARS
+        suit in SUIT_CHARS
         and "o" in rank.lower()
-        and _RANK_RE.fullmatch(rank.lower().replace("o", "0"))
+        and RANK_RE.fullmatch(rank.lower().replace("o", "0"))
     ):
-        return f"'{shown}' is not a card: {CARD_SHAPE} ({_TEN_WITH_O})"
+        return f"'{shown}' is not a card: {CARD_SHAPE} ({TEN_WITH_O})"
     return f"'{shown}' is not a card: {CARD_SHAPE}"
 
 
@@ -436,15 +323,14 @@ def _token_error(exc: _TokenError, text: str, where: _Locator, index: int) -> tu
     )
     if not exc.in_move:
         return error, pos
-    before = _Before.read(text, pos)
+    before = Before.read(text, pos)
     return error, before.last_start if exc.own == 0 else before.move_start(pos)
 
 
 _WORD = re.compile(r"\S+")
 _NEXT_WORD = re.compile(r"\s*(\S*)")
 _SOURCE_RE = re.compile(r"r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?|[ak]", re.IGNORECASE)
-_CARD_RE = re.compile(_RANK + _SUIT, re.IGNORECASE)
-_TARGET_RE = re.compile(_TARGET, re.IGNORECASE)
+_TARGET_RE = re.compile(TARGET, re.IGNORECASE)
 _MOVE_NUMBER = re.compile(r"[0-9]+\.")
 _JOINED_NUMBER = re.compile(r"[0-9]+\.(?=\S)")
 _JOINED_ANNOTATION = re.compile(r"(.+?)([!?]+)")
@@ -475,7 +361,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     at = pos
     if not at_end and at < len(text) and text[at].isspace() and text[at] not in SPACES:
         return _odd_space(text, at, where, index)
-    floor = _Before.floor(text, pos)  # a tag or comment glued to the word is no part of it
+    floor = Before.floor(text, pos)  # a tag or comment glued to the word is no part of it
     while pos > floor and not text[pos - 1].isspace():
         pos -= 1
     joined = _JOINED_NUMBER.match(text, pos)
@@ -487,7 +373,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     line, column = where.at(text, pos)
     expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
     previous = clip(_previous_word(text, pos))
-    before = _Before.read(text, len(text) if at_end else pos)
+    before = Before.read(text, len(text) if at_end else pos)
     shown = word
     if at_end:  # the game ends too early: explain what the last word lacks, placed at it
         message, code, in_move = _diagnose("", END_OF_GAME, expected, clip(word), None, before)
@@ -504,7 +390,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
                 message, line=line, column=column, game=index, move=1, code=_SYNTAX
             )
             error.text = written
-            return error, _Before.read(text, pos).move_start(pos)
+            return error, Before.read(text, pos).move_start(pos)
         if before.names_card(word, next_word):  # a card of the deal or wind is mistyped
             stage = before.stage.lower() if before.stage else "deal"
             message, code, in_move = _not_a_card(word, stage), _SYNTAX, True
@@ -554,8 +440,8 @@ def _readable(word: str) -> bool:
     or a result."""
     return bool(
         _CARD_MOVE_WORD.fullmatch(word)
-        or _CARD_RE.fullmatch(word)
-        or word.lower() in _KEYWORDS
+        or CARD_RE.fullmatch(word)
+        or word.lower() in KEYWORDS
         or result_regex().fullmatch(word)
     )
 
@@ -582,9 +468,9 @@ def _deal_left_out(text: str, pos: int) -> str | None:
     end = _LINE_END.search(text, pos)
     words = text[pos : end.start() if end else len(text)].split()
     cards = words[:RAYS]
-    if len(cards) < RAYS or not all(_CARD_RE.fullmatch(w) for w in cards):
+    if len(cards) < RAYS or not all(CARD_RE.fullmatch(w) for w in cards):
         return None
-    if len(words) > RAYS and _CARD_RE.fullmatch(words[RAYS]):
+    if len(words) > RAYS and CARD_RE.fullmatch(words[RAYS]):
         return None
     return (
         f"this line names {RAYS} cards without deal before them: is deal missing? "
@@ -638,7 +524,7 @@ def _odd_space(text: str, at: int, where: _Locator, index: int) -> tuple[LogErro
     )
     line, column = where.at(text, at)
     error = LogSyntaxError(message, line=line, column=column, game=index, code=_SYNTAX)
-    return error, _Before.read(text, at).move_start(at)  # a move it ends stays whole
+    return error, Before.read(text, at).move_start(at)  # a move it ends stays whole
 
 
 def _apart_move(text: str, pos: int, word: str, floor: int) -> tuple[int, str, str] | None:
@@ -680,7 +566,7 @@ def _diagnose(
     expected: set[str],
     previous: str,
     unexpected: str | None,
-    before: _Before,
+    before: Before,
     next_word: str = "",
 ) -> tuple[str, LogErrorCode, bool]:
     """The message for an unreadable ``word``, its code, and whether it is part of a move.
@@ -689,7 +575,7 @@ def _diagnose(
     token could be read at all; ``before`` what the text before the word leaves open,
     ``next_word`` the word after it."""
     if _MOVE_NUMBER.fullmatch(previous) and (unexpected is not None or not word):
-        if ">" in word or ":" in word or _CARD_RE.fullmatch(word) or meant_word(word):
+        if ">" in word or ":" in word or CARD_RE.fullmatch(word) or meant_word(word):
             # 4. 3X>A, 4. 3D, 4. dael: a move, mistyped: said as without the number
             return *_diagnose_move(word, found, next_word), True
         return f"a move number must be followed by a move, found {found}", _SYNTAX, True
@@ -742,7 +628,7 @@ def _diagnose(
                 True,
             )
         return f"expected a move, found {found}", _SYNTAX, True
-    if before.moves == 0 and _CARD_RE.fullmatch(word):
+    if before.moves == 0 and CARD_RE.fullmatch(word):
         return (
             f"expected a move, found the card {found}: a game starts with deal (deal C1 ... "
             "C13 names the cards dealt when the tags do not give the deck)",
@@ -762,9 +648,9 @@ _SEPARATOR = re.compile(r"^(r\d+(?:\.\d+)?|c\d+(?:\.[lr])?|w(?:\.[lr])?)[-.;,/=_
 _ODD_RANK = re.compile(r"(?<![0-9])(1[oO]|1[1-3]?|0)(?=[SHDCshdc♠♥♦♣♤♡♢♧])")
 _RANK_FIXES = {"1o": "10", "1O": "10", "1": "A", "0": "10", "11": "J", "12": "Q", "13": "K"}
 # The card of a move written suit first (r5:SQ>K, CA>A), and a card run into its target.
-_SUIT_FIRST = re.compile(f"(^|:)({_SUIT})({_RANK})(?=>)", re.IGNORECASE)
-_NO_ARROW = re.compile(f"^(.*{_RANK}{_SUIT})({_TARGET})$", re.IGNORECASE)
-_SUIT_FIRST_CARD = re.compile(_SUIT + _RANK, re.IGNORECASE)
+_SUIT_FIRST = re.compile(f"(^|:)({SUIT})({RANK})(?=>)", re.IGNORECASE)
+_NO_ARROW = re.compile(f"^(.*{RANK}{SUIT})({TARGET})$", re.IGNORECASE)
+_SUIT_FIRST_CARD = re.compile(SUIT + RANK, re.IGNORECASE)
 # The invisible variation selectors that phones and web pages put after a suit symbol
 # (♣️ is ♣ and U+FE0F): the notation's suit symbols stand alone.
 _VARIATION = re.compile("[\ufe0e\ufe0f]")
@@ -790,7 +676,7 @@ def _odd_rank(word: str) -> tuple[str, str]:
     if found is None:
         return word, ""
     rank = found.group(1)
-    why = _TEN_WITH_O if rank.lower() == "1o" else _RANK_HINTS[rank]
+    why = TEN_WITH_O if rank.lower() == "1o" else RANK_HINTS[rank]
     return word[: found.start()] + _RANK_FIXES[rank] + word[found.end() :], why
 
 
@@ -825,9 +711,9 @@ def _source_and_card(written: str) -> tuple[str, LogErrorCode] | None:
             f"found '{source}'",
             _SYNTAX,
         )
-    if _RANK_RE.fullmatch(card):
+    if RANK_RE.fullmatch(card):
         return f"'{card}' {NO_SUIT}; {CARD_SHAPE}", _NO_CARD
-    if not _CARD_RE.fullmatch(card):
+    if not CARD_RE.fullmatch(card):
         found = f"'{card}'" if card else "none"
         return f"{CARD_EXPECTED}, found {found}", _NO_CARD
     return None
@@ -888,9 +774,9 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> tuple[str, Log
             wrong = _source_and_card(before)
             if wrong is not None:
                 return wrong
-        elif _RANK_RE.fullmatch(before) and before.lower() not in ("a", "k"):
+        elif RANK_RE.fullmatch(before) and before.lower() not in ("a", "k"):
             return f"'{before}' before '>' has no suit; {CARD_SHAPE}", _SYNTAX
-        elif not (_SOURCE_RE.fullmatch(before) or _CARD_RE.fullmatch(before)):
+        elif not (_SOURCE_RE.fullmatch(before) or CARD_RE.fullmatch(before)):
             return (
                 "expected a card like QD or 10H, or a source like r5, before '>', "
                 f"found '{before}'",
@@ -899,7 +785,7 @@ def _diagnose_move(word: str, found: str, next_word: str = "") -> tuple[str, Log
         return f"a card move is SOURCE:CARD>TARGET, like r5:QD>K; found {found}", _SYNTAX
     if ":" in word and (wrong := _source_and_card(word)) is not None:
         return wrong
-    if ":" in word or _SOURCE_RE.fullmatch(word) or _CARD_RE.fullmatch(word):
+    if ":" in word or _SOURCE_RE.fullmatch(word) or CARD_RE.fullmatch(word):
         return f"{NEEDS_TARGET}: SOURCE:CARD>TARGET, like r5:QD>K; found {found}", _NO_TARGET
     # (A word meant as a card of the deal or wind before it is explained before this.)
     meant = meant_word(word)

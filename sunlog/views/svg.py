@@ -484,18 +484,21 @@ class _Painter:
 
     # ------------------------------------------------------------------ sun
 
+    def along(self, ux: float, uy: float, dist: float) -> tuple[float, float]:
+        """The point ``dist`` from the sun's centre in a ray's direction ``(ux, uy)``."""
+        return self.frame.cx + ux * dist, self.frame.cy + uy * dist
+
     def sun(self) -> None:
         frame, out = self.frame, self.out
         cx, cy = frame.cx, frame.cy
         open_ray = self.pos["open_ray"]
         for i, (ux, uy, r0, _least) in enumerate(RAY_TABLE, 1):
-            cls = "track track-open" if i == open_ray else "track"
             length = frame.ray_lens[i - 1]
-            step, _mode = ray_step(i, length)
-            near, far = SUN_R + 30, r0 + (length - 1) * step
+            x1, y1 = self.along(ux, uy, SUN_R + 30)
+            x2, y2 = self.along(ux, uy, r0 + (length - 1) * ray_step(i, length)[0])
             out.append(
-                f'<line class="{cls}" x1="{_n(cx + ux * near)}" y1="{_n(cy + uy * near)}" '
-                f'x2="{_n(cx + ux * far)}" y2="{_n(cy + uy * far)}"/>'
+                f'<line class="{"track track-open" if i == open_ray else "track"}" '
+                f'x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}"/>'
             )
         out.append(
             f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{SUN_R}" fill="url(#sunlog-sun)" '
@@ -514,21 +517,19 @@ class _Painter:
             )
 
     def rays(self) -> None:
-        frame, out = self.frame, self.out
-        cx, cy = frame.cx, frame.cy
+        out = self.out
         open_ray = self.pos["open_ray"]
         for i, (ux, uy, r0, _least) in enumerate(RAY_TABLE, 1):
             ray = self.pos["rays"][i - 1]
-            pile = f"ray-{i}"
             step, mode = ray_step(i, len(ray))
             if not ray:
-                self.slot(cx + ux * r0 - CARD_W / 2, cy + uy * r0 - CARD_H / 2, "slot")
+                x, y = self.along(ux, uy, r0)
+                self.slot(x - CARD_W / 2, y - CARD_H / 2, "slot")
             for k, card in enumerate(ray):
-                dist = r0 + k * step
-                x = cx + ux * dist - CARD_W / 2
-                y = cy + uy * dist - CARD_H / 2
-                self.card(card, pile, k, x, y, "f" if k == len(ray) - 1 else mode)
-            bx, by = cx + ux * (SUN_R + 14), cy + uy * (SUN_R + 14)
+                x, y = self.along(ux, uy, r0 + k * step)
+                face = "f" if k == len(ray) - 1 else mode
+                self.card(card, f"ray-{i}", k, x - CARD_W / 2, y - CARD_H / 2, face)
+            bx, by = self.along(ux, uy, SUN_R + 14)
             is_open = i == open_ray
             opened = ' data-open="true"' if is_open else ""
             badge = "badge badge-open" if is_open else "badge"
