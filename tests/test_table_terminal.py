@@ -17,8 +17,10 @@ PLAIN = {"TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}
 
 def spawn(*args: str, env: dict[str, str] | None = None) -> Any:
     """``python -m sunlog ARGS`` on a pseudo-terminal of 80 columns and 24 lines."""
-    pexpect = pytest.importorskip("pexpect")
-    return pexpect.spawn(
+    pytest.importorskip("pexpect")
+    import ptykit  # started without forking the test process (see tests/ptykit.py)
+
+    return ptykit.spawn(
         sys.executable,
         ["-m", "sunlog", *args],
         dimensions=(24, 80),
