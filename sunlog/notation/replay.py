@@ -218,7 +218,7 @@ def replay(
                 forms.append(board.canonical(gm.move))
             board.push(gm.move)
         except ValueError as exc:
-            message, at_end = _explained(game, i, board, exc)
+            message, at_end, advice = _explained(game, i, board, exc)
             code = (
                 LogErrorCode.AMBIGUOUS_MOVE
                 if isinstance(exc, AmbiguousMoveError)
@@ -226,8 +226,8 @@ def replay(
             )
             fault = _move_error(game, i, gm, message, code, at_end)
             _at_card(fault, game, gm, board, exc)
-            if message.endswith(NEW_GAME_HINT):  # _explained's own advice, added last
-                fault.advice = frozenset({LogAdvice.NEW_GAME})
+            if advice:
+                fault.advice = advice
             return Replay(game, board, i - 1, fault, _forms(canonical, forms))
         if observe is not None:
             observe(board)
@@ -361,24 +361,31 @@ def _refusal(board: Board, text: str) -> IllegalMoveError | AmbiguousMoveError |
 NEW_GAME_HINT = NEW_GAME_ADVICE
 
 
-def _explained(game: Game, index: int, board: Board, exc: ValueError) -> tuple[str, bool]:
+def _explained(
+    game: Game, index: int, board: Board, exc: ValueError
+) -> tuple[str, bool, frozenset[LogAdvice]]:
     """The engine's message for an illegal move, with what only the log can tell: where
     a deal of the wrong size ends, and that a deal beyond the game may begin a new game;
-    and whether the message names the end of the game's text (:data:`END_OF_GAME`).
+    whether the message names the end of the game's text (:data:`END_OF_GAME`); and the
+    advice it gives (a new game), so that callers read the advice, not the wording.
 
     Called only when a move has failed: nothing here costs a valid log anything."""
     move = game.moves[index - 1].move
     message = str(exc)
     if move.kind is not MoveKind.DEAL:
-        return message, False
+        return message, False, _NO_ADVICE
     named = move.cards
     if board.deals >= DEALS:  # a ninth deal: the game before it may lack its result
-        return message + NEW_GAME_HINT, False
+        return message + NEW_GAME_HINT, False, _NEW_GAME
     if named is not None and len(named) != RAYS:
-        return _deal_size(game, index, board, named)
+        return (*_deal_size(game, index, board, named), _NO_ADVICE)
     if named is not None and board.stock is None and board.deals:  # a third copy named
-        return message + NEW_GAME_HINT, False
-    return message, False
+        return message + NEW_GAME_HINT, False, _NEW_GAME
+    return message, False, _NO_ADVICE
+
+
+_NO_ADVICE: frozenset[LogAdvice] = frozenset()
+_NEW_GAME = frozenset({LogAdvice.NEW_GAME})
 
 
 def _deal_size(game: Game, index: int, board: Board, named: tuple[Card, ...]) -> tuple[str, bool]:
