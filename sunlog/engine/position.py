@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, NoReturn
 
-from sunlog.engine.cards import CARDS, Card
+from sunlog.engine.cards import CARDS, Card, Rank, parse_card_spelling
 from sunlog.engine.deal import MAX_DEAL, deal_deck
 from sunlog.engine.errors import clip
 from sunlog.engine.rules import DEALS, RAYS, RULES, PileKind, Stage, Variant
@@ -51,7 +51,7 @@ MAX_LENGTH = 1000
 EMPTY = "."
 NONE = "-"
 _UNKNOWN = "?"
-_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_RANKS = tuple(rank.label for rank in Rank)  # as cards.py spells them
 _RANK = {label: r for r, label in enumerate(_RANKS)} | {"T": 9}
 _CARD = re.compile(r"(10|[2-9TAJQK])([SHDC])", re.IGNORECASE)
 _FIELD = re.compile(r"[^ ]+")
@@ -312,8 +312,9 @@ class _Reader:
                     field,
                     offset + at,
                 )
-            rank = _RANK[m.group(1).upper()]
-            cards.append(CARDS["SHDC".index(m.group(2).upper()) * 13 + rank])
+            card = parse_card_spelling(m.group(0))
+            assert card is not None  # _CARD takes only ASCII spellings of cards
+            cards.append(card)
             at = m.end()
         return tuple(cards)
 
