@@ -129,3 +129,23 @@ def test_a_board_loads_the_views_only_when_it_draws_itself() -> None:
     assert done.stdout == "[] ['sunlog.views', 'sunlog.views.svg', 'sunlog.views.terminal']\n", (
         done.stderr
     )
+
+
+def test_checking_a_log_loads_neither_positions_nor_what_a_move_did() -> None:
+    """A ``check`` starts without the position string's reader and the played-move values
+    (docs/architecture.md, start-up): a board loads them when first asked for them."""
+    import subprocess
+
+    probe = (
+        "import sys; from sunlog.notation.quickcheck import quick_check; "
+        "ok = quick_check('[Deal \"1\"]\\ndeal *') is not None; "
+        "lazy = ('sunlog.engine.position', 'sunlog.engine.played', 'sunlog.engine.lastplayed'); "
+        "before = [m for m in lazy if m in sys.modules]; "
+        "from sunlog import Board; b = Board(deal=1); b.push_text('deal'); "
+        "b.last_played(); b.playable(); Board.from_position(b.position()); "
+        "print(ok, before, [m for m in lazy if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout == (
+        "True [] ['sunlog.engine.position', 'sunlog.engine.played', 'sunlog.engine.lastplayed']\n"
+    ), done.stderr

@@ -15,6 +15,7 @@ __all__ = ["COMPILED_MODULES", "compiled_modules", "version", "version_line"]
 #: two the same). Every other module stays Python in either build.
 COMPILED_MODULES = (
     "sunlog.engine.board",
+    "sunlog.engine.canonical",
     "sunlog.engine.deal",
     "sunlog.engine.lastplayed",
     "sunlog.engine.moves",

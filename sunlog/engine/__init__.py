@@ -19,9 +19,10 @@ from sunlog.engine.errors import (
     IllegalMoveError,
     InvalidMoveError,
     MoveErrorCode,
+    PositionError,
+    PositionErrorCode,
 )
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
-from sunlog.engine.position import PositionError, PositionErrorCode
 
 #: Whether ``sunlog.engine.board`` was loaded from a compiled extension module.
 COMPILED: bool = isinstance(_board.__spec__.loader, ExtensionFileLoader)

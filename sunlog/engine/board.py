@@ -10,16 +10,14 @@ canonical form and reports its :meth:`Board.status`. It knows nothing of text fi
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sunlog.engine.boardjson import position_json
+from sunlog.engine.canonical import canonical_form
 from sunlog.engine.cards import Card
 from sunlog.engine.deal import wind_row
 from sunlog.engine.explain import ambiguous, explain_card
-from sunlog.engine.lastplayed import canonical_form, last_played, playable
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
-from sunlog.engine.played import Played, Spot
-from sunlog.engine.position import PositionState, read_position, state_from_json, write_position
 from sunlog.engine.rules import DEALS, RAYS, Stage, Status, Variant
 from sunlog.engine.stages import check_gather, check_open, resolve_deal, resolve_wind
 from sunlog.engine.state import (
@@ -34,6 +32,10 @@ from sunlog.engine.state import (
     place_of,
     row_ends,
 )
+
+if TYPE_CHECKING:
+    from sunlog.engine.played import Played, Spot
+    from sunlog.engine.position import PositionState
 
 __all__ = ["DEALS", "RAYS", "Board", "Stage", "Status", "Variant"]
 
@@ -68,16 +70,24 @@ class Board(BoardState):
     def from_position(cls, text: object) -> Board:
         """The board at the position a position string holds (docs/positions.md), with
         no moves behind it; :class:`PositionError` (a ``ValueError``) names the field."""
+        from sunlog.engine.position import read_position  # see _at
+
         return Board._at(read_position(text))
 
     @classmethod
     def from_json(cls, obj: object) -> Board:
         """The board at the position object of ``show --json`` (:meth:`to_json`)."""
+        from sunlog.engine.position import state_from_json  # see _at
+
         return Board._at(state_from_json(obj))
 
     @staticmethod
     def _at(state: PositionState) -> Board:
-        """The one hook that sets a fresh board to a checked position."""
+        """The one hook that sets a fresh board to a checked position.
+
+        :mod:`~sunlog.engine.position` (and :mod:`~sunlog.engine.lastplayed`, for
+        :meth:`last_played` and :meth:`playable`) load when first asked for, not with the
+        board: their classes took 12 ms of a one-game ``check``'s 108 ms start."""
         board = Board(state.variant, deal=state.deal, deck=state.deck())
         board._set_position(
             counts=(state.moves, state.deals, state.opened, state.gathered),
@@ -91,6 +101,8 @@ class Board(BoardState):
     def position(self) -> str:
         """The position string (docs/positions.md): ``Board.from_position`` of it gives
         an equal board, which goes on exactly as this one."""
+        from sunlog.engine.position import write_position  # see _at
+
         return write_position(self)
 
     def copy(self) -> Board:
@@ -418,12 +430,16 @@ class Board(BoardState):
         (as the position was before it) and went to, what a deal or a gather dealt, the
         wind's row. Read from the undo record, so it costs no replay; ``IndexError`` when
         no move has been played."""
+        from sunlog.engine.lastplayed import last_played  # see _at
+
         return last_played(self)
 
     def playable(self) -> list[tuple[Card, Spot]]:
         """Every playable card with its spot, once per distinct result: the outer card of
         each ray (any card of the open ray), both ends of each cloud and of the wind row,
         and a foundation's top where it can move onto the other pile of its suit."""
+        from sunlog.engine.lastplayed import playable  # see _at
+
         return playable(self)
 
     # -------------------------------------------------------------------- JSON

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from sunlog.engine.cards import Card
-from sunlog.engine.position import write_position
 from sunlog.engine.state import BoardState
 
 __all__ = ["position_json"]
@@ -16,6 +15,8 @@ _SUIT_KEYS = ("S", "H", "D", "C")
 
 def position_json(board: BoardState) -> dict[str, Any]:
     """The position object of SPEC 6."""
+    from sunlog.engine.position import write_position  # loaded when asked for (Board._at)
+
     names = _card_names
     found = board.foundations
     if board.rules.two_aces_piles:

@@ -12,6 +12,8 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveErrorCode",
+    "PositionError",
+    "PositionErrorCode",
 ]
 
 
@@ -113,3 +115,38 @@ class AmbiguousMoveError(ValueError):
 class BoardArgumentError(ValueError):
     """A :class:`~sunlog.engine.board.Board` was made with an argument it cannot take
     (a variant, deal number or deck of the wrong kind or value)."""
+
+
+class PositionErrorCode(Enum):
+    """What was wrong with a position string or object (callers branch on these)."""
+
+    NOT_TEXT = "not-text"
+    BAD_CHARACTER = "bad-character"
+    TOO_LONG = "too-long"
+    FIELD_COUNT = "field-count"
+    BAD_VARIANT = "bad-variant"
+    BAD_NUMBER = "bad-number"
+    BAD_CARD = "bad-card"
+    PILE_COUNT = "pile-count"
+    BAD_RANK = "bad-rank"
+    PILE_ORDER = "pile-order"
+    NO_STAGE_2 = "no-stage-2"
+    IMPOSSIBLE_STAGE = "impossible-stage"
+    THIRD_COPY = "third-copy"
+    CARD_COUNT = "card-count"
+    WRONG_STOCK = "wrong-stock"
+    BAD_OBJECT = "bad-object"
+
+
+class PositionError(ValueError):
+    """A position string or object that cannot be read, or holds a position no game can
+    reach: the message names the field (and, in a string, the column, 1-based)."""
+
+    def __init__(
+        self, message: str, code: PositionErrorCode, field: str, column: int | None = None
+    ) -> None:
+        where = field if column is None else f"column {column} ({field})"
+        super().__init__(f"position {where}: {message}")
+        self.code = code
+        self.field = field
+        self.column = column

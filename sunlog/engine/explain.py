@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sunlog.engine.canonical import canonical_form
 from sunlog.engine.cards import CARDS, Card
 from sunlog.engine.errors import AmbiguousMoveError, IllegalMoveError
 from sunlog.engine.errors import MoveErrorCode as _C
-from sunlog.engine.lastplayed import canonical_form
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.rules import RAYS, PileKind, takes
 from sunlog.engine.state import FOUNDATION_PILE, WIND_PILE, BoardState, Reading, cloud_pile

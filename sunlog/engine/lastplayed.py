@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sunlog.engine import played as p
+from sunlog.engine.canonical import canonical_form
 from sunlog.engine.cards import Card, Suit
 from sunlog.engine.deal import wind_row
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
@@ -23,12 +24,11 @@ from sunlog.engine.state import (
     OPEN,
     WIND_PILE,
     BoardState,
-    Reading,
     pile_of,
     place_of,
 )
 
-__all__ = ["canonical_form", "last_played", "playable"]
+__all__ = ["last_played", "playable"]
 
 
 def last_played(board: BoardState) -> p.Played:
@@ -206,37 +206,3 @@ def _ray_spot(ray: int, depth: int | None, is_open: bool) -> p.RaySpot:
             _RAY_SPOTS.clear()
         spot = _RAY_SPOTS[key] = p.RaySpot(ray, depth, is_open)
     return spot
-
-
-def canonical_form(
-    board: BoardState,
-    reading: Reading,
-    target: Target,
-    dst: int,
-    source: Sequence[Card] | None = None,
-) -> Move:
-    """The canonical move for a legal (reading, target): SPEC 5.2's writer rules. ``dst``
-    is the ray number or foundation index the card goes to; ``source`` the cards of the
-    reading's pile (by default, as the pile stands)."""
-    place, index, pos, card = reading
-    depth = end = None
-    pile = board.pile(pile_of(place, index)) if source is None else source
-    if place is Place.RAY:
-        if card in pile[pos + 1 :]:
-            outermost = len(pile) - 1 - pile[::-1].index(card)
-            if any(c != card for c in pile[pos:outermost]):  # else: same result
-                depth = len(pile) - pos
-    elif (
-        (place is Place.CLOUD or place is Place.WIND)
-        and len(pile) > 1
-        and pile[0] == pile[-1]
-        and pile.count(card) != len(pile)
-    ):
-        end = End.LEFT if pos == 0 else End.RIGHT
-    target_ray = None
-    if target is Target.RAY:
-        target_ray, dst = dst, -1
-    elif target is Target.ACES1 or (target is Target.ACES2 and not board.takes(dst - 4, card)):
-        target = Target.ACES  # A2 is written only where the first pile would take it too
-    src_index = index if place is Place.RAY or place is Place.CLOUD else None
-    return Move(MoveKind.CARD, src_index, card, place, depth, end, target, target_ray)

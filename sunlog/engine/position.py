@@ -20,12 +20,11 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, NoReturn
 
 from sunlog.engine.cards import CARDS, Card, Rank, parse_card_spelling
 from sunlog.engine.deal import MAX_DEAL, deal_deck
-from sunlog.engine.errors import clip
+from sunlog.engine.errors import PositionError, PositionErrorCode, clip
 from sunlog.engine.rules import DEALS, RAYS, RULES, PileKind, Stage, Variant
 
 if TYPE_CHECKING:
@@ -56,41 +55,6 @@ _RANK = {label: r for r, label in enumerate(_RANKS)} | {"T": 9}
 _CARD = re.compile(r"(10|[2-9TAJQK])([SHDC])", re.IGNORECASE)
 _FIELD = re.compile(r"[^ ]+")
 _NUMBER = re.compile(r"[0-9]{1,20}")
-
-
-class PositionErrorCode(Enum):
-    """What was wrong with a position string or object (callers branch on these)."""
-
-    NOT_TEXT = "not-text"
-    BAD_CHARACTER = "bad-character"
-    TOO_LONG = "too-long"
-    FIELD_COUNT = "field-count"
-    BAD_VARIANT = "bad-variant"
-    BAD_NUMBER = "bad-number"
-    BAD_CARD = "bad-card"
-    PILE_COUNT = "pile-count"
-    BAD_RANK = "bad-rank"
-    PILE_ORDER = "pile-order"
-    NO_STAGE_2 = "no-stage-2"
-    IMPOSSIBLE_STAGE = "impossible-stage"
-    THIRD_COPY = "third-copy"
-    CARD_COUNT = "card-count"
-    WRONG_STOCK = "wrong-stock"
-    BAD_OBJECT = "bad-object"
-
-
-class PositionError(ValueError):
-    """A position string or object that cannot be read, or holds a position no game can
-    reach: the message names the field (and, in a string, the column, 1-based)."""
-
-    def __init__(
-        self, message: str, code: PositionErrorCode, field: str, column: int | None = None
-    ) -> None:
-        where = field if column is None else f"column {column} ({field})"
-        super().__init__(f"position {where}: {message}")
-        self.code = code
-        self.field = field
-        self.column = column
 
 
 @dataclass(frozen=True)
