@@ -53,12 +53,12 @@ __all__ = [  # noqa: RUF022 (grouped by module, as the imports)
     "Stage",
     "Status",
     "Variant",
-    # errors
-    "AmbiguousMoveError",
+    # errors: of a board's arguments, of a position string, of a move
     "BoardArgumentError",
+    "PositionError",
+    "PositionErrorCode",
+    "AmbiguousMoveError",
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveErrorCode",
-    "PositionError",
-    "PositionErrorCode",
 ]
