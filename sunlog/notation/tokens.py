@@ -177,9 +177,9 @@ class _Words(dict[str, tuple[Token, ...]]):
             # A move number joined to its move (12.r5:QD>K): MOVE_NUMBER is the regex's
             # first token of such a word (no other terminal begins with digits and a dot),
             # then come the rest's tokens, the first joined to it. Not kept: a log's moves
-            # come at many numbers, and each would keep its own copy of the move.
-            first, *rest = self[word[dot:]]
-            return ((_MOVE_NUMBER, word[:dot], False, 0), (*first[:2], True, 0), *rest)
+            # come at many numbers, and each would keep its own copy of the move; its two
+            # parts are kept, so it costs two lookups.
+            return self[word[:dot]] + _JOINED[word[dot:]]
         stem = word.rstrip("!?")
         if stem and stem != word:
             # A word annotated (r5:QD>K?!): only ANNOTATION holds a ! or a ?, and only those,
@@ -199,6 +199,18 @@ class _Words(dict[str, tuple[Token, ...]]):
         return tokens
 
 
+class _Joined(dict[str, tuple[Token, ...]]):
+    """Each word's tokens as they read after a move number without a space (``12.r5:QD>K``):
+    its first token joined; emptied with :data:`_WORDS`' limit."""
+
+    def __missing__(self, word: str) -> tuple[Token, ...]:
+        first, *rest = _WORDS[word]
+        if len(self) >= _WORDS_MAX:
+            self.clear()
+        tokens = self[word] = ((*first[:2], True, 0), *rest)
+        return tokens
+
+
 _MOVE_NUMBER = KINDS.index("MOVE_NUMBER") + 1
 # The ASCII white space that str.split() takes and the grammar's WS does not (\v,
 # \x1c-\x1f); beyond ASCII there are more (the no-break space...).
@@ -209,6 +221,7 @@ _ODD_SPACE = re.compile(f"[^\\S{re.escape(SPACES)}]")
 # What begins a tag or a comment: the only tokens that may hold white space.
 _SPECIAL = ("[", "{", ";")
 _WORDS = _Words()
+_JOINED = _Joined()
 _WORDS_MAX = 50_000
 
 
