@@ -49,6 +49,8 @@ class LogErrorCode(Enum):
     LOOK_ALIKE = "look-alike"
     """A letter of another alphabet drawn like the notation's (a Cyrillic ``А``, a
     full-width ``Ａ``)."""
+    INVISIBLE = "invisible"
+    """A character drawn as nothing in a word (a byte order mark, a zero-width space)."""
     MISSPELLED = "misspelled"
     """A word a slip away from a move word (``dael``, ``gahter``, ``wnid``)."""
     NOT_UTF8 = "not-utf8"

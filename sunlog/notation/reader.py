@@ -45,6 +45,12 @@ _LINE_COMMENT_START = re.compile(";")
 _SPECIAL = re.compile(r"[{;\[*]|won|lost", re.IGNORECASE)
 # A result word in a line beyond ASCII, with the grammar's case folding (``loſt`` is lost).
 _RESULT_IN_LINE = re.compile(r"won|lost", re.IGNORECASE)
+#: The byte order mark (U+FEFF), which some editors write at a file's start (SPEC 5: a
+#: leading one is accepted). One at the start of a line where a game may begin (before
+#: its first move, or before a tag) is read as nothing too: it is where a file saved with
+#: one begins, in files joined together (``cat a.sun b.sun``), as python-chess's
+#: ``read_game`` skips one before each game. Anywhere else it is an error that names it.
+BOM = "\ufeff"
 # What a file that is not UTF-8 decodes to with errors="surrogateescape" (and lone halves).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # ------------------------------------------------------------------ splitting
@@ -121,9 +127,13 @@ def _chunks(source: TextIO | Iterable[str]) -> Iterator[_Chunk]:
         for line_no, line, plain in _pieces(source):
             pos = 0
             if line_no == 1:
-                if line.startswith("\ufeff"):
+                if line.startswith(BOM):
                     line = line[1:]
                 _refuse_utf16(line)
+            elif (
+                line.startswith(BOM) and not in_brace and (not chunk.has_moves or line[1:2] == "[")
+            ):
+                line = line[1:]  # where a game may begin: files saved with one, joined
             n = len(line)
             if plain:
                 pass  # checked as a block: lines short enough, UTF-8
@@ -316,9 +326,10 @@ def _pieces(source: TextIO | Iterable[str]) -> Iterator[tuple[int, str, bool]]:
     what it says (a file or a string: seekable, decoding errors replaced or escaped) is
     read a block at a time, each cut at a line's end, and the lines of a block between
     its lines that hold a ``[``, a ``*``, ``won`` or ``lost`` (any case) go as one piece.
-    A block that is not UTF-8, holds a line too long, a ``\\r`` or a character whose
-    case folding :func:`_line_kind` treats apart goes line by line, as any other stream
-    does: :func:`_chunks` then names the line at fault. Lines end at ``\\n`` either way.
+    A block that is not UTF-8, holds a line too long, a ``\\r``, a :data:`BOM` or a
+    character whose case folding :func:`_line_kind` treats apart goes line by line, as
+    any other stream does: :func:`_chunks` then names the line at fault. Lines end at
+    ``\\n`` either way.
     """
     if not isinstance(source, io.TextIOBase) or not _reads_ahead(source):
         for line_no, line in enumerate(_lines(source), 1):
@@ -331,7 +342,7 @@ def _pieces(source: TextIO | Iterable[str]) -> Iterator[tuple[int, str, bool]]:
             block += readline(MAX_LINE_CHARS + 2)  # to the line's end, or far enough
         last = len(block) - block.rfind("\n", 0, len(block) - 1) - 1  # the last line's length
         if (
-            (block.isascii() or (_is_unicode(block) and "\u017f" not in block))
+            (block.isascii() or (_is_unicode(block) and "\u017f" not in block and BOM not in block))
             and last <= MAX_LINE_CHARS
             and "\r" not in block
         ):

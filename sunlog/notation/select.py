@@ -26,7 +26,7 @@ from sunlog.engine.board import Board, Stage, Variant
 from sunlog.engine.moves import Move, MoveKind
 from sunlog.notation.errors import LogError
 from sunlog.notation.game import Game
-from sunlog.notation.reader import GameText, Headers, parse_game_text
+from sunlog.notation.reader import BOM, GameText, Headers, parse_game_text
 from sunlog.notation.replay import Replay, replay
 from sunlog.notation.scanner import Unfit, read_tokens
 from sunlog.notation.sinks import BoardSink
@@ -347,7 +347,6 @@ def _moves_bytes(moves: list[Move]) -> bytes:
 
 #: A line end as universal newlines read it: ``\\r\\n``, ``\\r`` or ``\\n`` (each one ``\\n``).
 _LINE_END = re.compile(r"(\r\n?|\n)")
-_BOM = "\ufeff"
 _BLOCK_CHARS = 1 << 16
 
 
@@ -376,40 +375,46 @@ class _Untranslated:
     def bom(self) -> str:
         """The file's byte order mark, taken, if it begins with one (the reader skips it)."""
         self._fill(1)
-        if self._buffer.startswith(_BOM, self._pos):
+        if self._buffer.startswith(BOM, self._pos):
             self._pos += 1
-            return _BOM
+            return BOM
         return ""
 
     def take(self, text: str) -> str:
-        """What follows in the file that universal newlines read as ``text``: ``text``
-        itself where no line end is ``\\r``, else ``text`` with the line ends as written.
-        Should the file have changed since the reader read it, ``text``."""
+        """What follows in the file that the reader read as ``text``: ``text`` itself
+        where no line end is ``\\r`` and no line begins with a BOM the reader skipped
+        (:data:`~sunlog.notation.reader.BOM`), else ``text`` with the line ends and those
+        BOMs as written. Should the file have changed since the reader read it, ``text``."""
         if self.lost:
             return text
         n = len(text)
         self._fill(n + 1)
         buffer, pos = self._buffer, self._pos
         if buffer.startswith(text, pos):
-            # no \r in it (the reader's text has none): as read is as written
+            # no \r and no BOM skipped in it: as read is as written
             self._pos = pos + n
             return text
-        self._fill(2 * n + 1)  # a \r\n a line at most
+        self._fill(3 * n + 1)  # a \r\n and a BOM a line at most
         buffer = self._buffer
-        pos = self._pos
-        at = pos
-        for _ in range(text.count("\n")):
-            m = _LINE_END.search(buffer, at)
-            if m is None:
+        at = self._pos
+        lines = text.split("\n")  # the reader's line ends are \n alone
+        for k, line in enumerate(lines):
+            if buffer.startswith(BOM, at) and not line.startswith(BOM):
+                at += 1  # a BOM where a game may begin, which the reader skipped
+            if not buffer.startswith(line, at):
                 break
-            at = m.end()
-        end = at + n - (text.rfind("\n") + 1)
-        written = buffer[pos:end]
-        if _LINE_END.sub("\n", written) != text:
-            self.lost = True
-            return text
-        self._pos = end
-        return written
+            at += len(line)
+            if k < len(lines) - 1:
+                m = _LINE_END.match(buffer, at)
+                if m is None:
+                    break
+                at = m.end()
+        else:
+            written = buffer[self._pos : at]
+            self._pos = at
+            return written
+        self.lost = True
+        return text
 
     def rest(self) -> str:
         """Whatever the file holds after the last piece taken."""
@@ -466,6 +471,16 @@ def _after_line_end(text: str) -> str:
     return text if m is None else text[m.end() :]
 
 
+def _without_bom(text: str) -> str:
+    """``text`` without a BOM at its start or right after the line end it begins with."""
+    if text.startswith(BOM):
+        return text[1:]
+    m = _LINE_END.match(text)
+    if m is not None and text.startswith(BOM, m.end()):
+        return text[: m.end()] + text[m.end() + 1 :]
+    return text
+
+
 def joined(games: Iterable[Candidate]) -> Iterator[str]:
     """The texts of ``games`` as written (:attr:`Candidate.written`), each whole, joined so
     that they read back as the same games (SPEC 5.3: a game ends at its result token or
@@ -476,9 +491,9 @@ def joined(games: Iterable[Candidate]) -> Iterator[str]:
     token, when the next has no tags, its claimed result token on a line of its own (the
     game then claims what it claimed, and cannot run on into the next); then a line end
     when neither has one there. The first game starts at its own line (not at the end of
-    the line of the result before it in its file); a BOM is written only at the start;
-    the whole ends with a line end unless its last game ends its file. A line end added
-    is the one the game before uses.
+    the line of the result before it in its file); a BOM is written only at the start, or
+    where the file's own games follow each other; the whole ends with a line end unless
+    its last game ends its file. A line end added is the one the game before uses.
     """
     previous: Candidate | None = None
     last = ""
@@ -487,8 +502,8 @@ def joined(games: Iterable[Candidate]) -> Iterator[str]:
         if previous is None:
             if not game.opens_file:
                 text = _after_line_end(text)  # the end of the line of the result before it
-        elif game.opens_file and text.startswith(_BOM):
-            text = text[1:]  # a BOM marks a file's start, not a game's
+        elif not _adjacent(previous, game):
+            text = _without_bom(text)  # a BOM marks where a file began, not a game
         if previous is not None and not _adjacent(previous, game):
             eol = line_end(previous.written)
             if not game.headers.tags and previous.game.result is None:

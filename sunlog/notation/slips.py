@@ -1,6 +1,7 @@
 """What a word the notation cannot read was likely meant as: a letter of another alphabet
 that looks like the notation's (a Cyrillic А typed on a Russian keyboard, a full-width
-Ａ), and a move word misspelled (``dael`` for ``deal``).
+Ａ), a character drawn as nothing (a byte order mark, a zero-width space), and a move
+word misspelled (``dael`` for ``deal``).
 
 Only :mod:`sunlog.notation.syntax` asks, once a game has failed: nothing here runs for a
 valid log.
@@ -8,7 +9,7 @@ valid log.
 
 from __future__ import annotations
 
-__all__ = ["look_alike", "meant_word", "plain"]
+__all__ = ["invisible", "look_alike", "meant_word", "plain"]
 
 # The letters of other alphabets drawn like the Latin letters the notation writes
 # (capitals and small letters; a small one stands for the small Latin letter of its
@@ -23,7 +24,20 @@ _LOOK_ALIKES: dict[str, tuple[str, str]] = {
     **{c: (latin, "the Greek letter") for c, latin in _GREEK.items()},
     **{c: (latin, "the full-width letter") for c, latin in _FULL_WIDTH.items()},
 }
-_PLAIN = str.maketrans({c: latin for c, (latin, _) in _LOOK_ALIKES.items()})
+# Characters drawn as nothing at all, which an editor or a copy from a web page can leave
+# in a word: each with what it is. A byte order mark is accepted only where a game may
+# begin (notation/reader.py); in a word it is one of these.
+_INVISIBLE = {
+    "\ufeff": "byte order mark (U+FEFF, which some editors write at a file's start)",
+    "\u200b": "zero-width space (U+200B)",
+    "\u200c": "zero-width non-joiner (U+200C)",
+    "\u200d": "zero-width joiner (U+200D)",
+    "\u2060": "word joiner (U+2060)",
+    "\u00ad": "soft hyphen (U+00AD)",
+}
+_PLAIN = str.maketrans(
+    {c: latin for c, (latin, _) in _LOOK_ALIKES.items()} | dict.fromkeys(_INVISIBLE, "")
+)
 
 #: The words of the notation's moves and results, which a slip of the pen may bend.
 _MOVE_WORDS = ("deal", "open", "gather", "wind", "won", "lost")
@@ -32,7 +46,7 @@ _MOVE_WORDS = ("deal", "open", "gather", "wind", "won", "lost")
 def look_alike(word: str) -> tuple[int, str] | None:
     """The index in ``word`` of its first letter from another alphabet drawn like a Latin
     one, and what it is (``'А' is the Cyrillic letter А, not the Latin A``); ``None``
-    when it holds none."""
+    when it holds none. See :func:`invisible` for a character drawn as nothing."""
     for i, char in enumerate(word):
         found = _LOOK_ALIKES.get(char)
         if found is not None:
@@ -41,8 +55,19 @@ def look_alike(word: str) -> tuple[int, str] | None:
     return None
 
 
+def invisible(word: str) -> tuple[int, str] | None:
+    """The index in ``word`` of its first character drawn as nothing (a byte order mark, a
+    zero-width space...), and what it is; ``None`` when it holds none."""
+    for i, char in enumerate(word):
+        what = _INVISIBLE.get(char)
+        if what is not None:
+            return i, f"an invisible {what} stands here"
+    return None
+
+
 def plain(word: str) -> str:
-    """``word`` with each look-alike letter (:func:`look_alike`) made its Latin letter."""
+    """``word`` with each look-alike letter (:func:`look_alike`) made its Latin letter and
+    each invisible character (:func:`invisible`) left out."""
     return word.translate(_PLAIN)
 
 

@@ -35,7 +35,7 @@ from sunlog.notation.errors import (
 )
 from sunlog.notation.game import Game, GameMove, Tag, result_of_token
 from sunlog.notation.resources import grammar_text
-from sunlog.notation.slips import look_alike, meant_word, plain
+from sunlog.notation.slips import invisible, look_alike, meant_word, plain
 from sunlog.notation.terminals import SPACES, patterns
 from sunlog.notation.tokens import (
     bad_escape,
@@ -381,7 +381,7 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
     else:
         follows = _NEXT_WORD.match(text, pos + len(word))
         next_word = follows.group(1) if follows else ""
-        alike = look_alike(word) if _meant_as_notation(word) else None
+        alike = _slip(word)
         apart = None if alike else _apart_move(text, pos, word, floor)
         if apart is not None:  # deal AH > A: AH may have been read as a card of the deal
             pos, message, written = apart
@@ -411,12 +411,9 @@ def _explain(exc: UnexpectedInput, text: str, where: _Locator, index: int) -> tu
             if cut != pos and before.number is None:  # open x: the move as written so far
                 shown = before.stage_text(text, pos, word)
         if alike is not None:  # c3:АC>K with a Cyrillic А: named, at its own column
-            at, what = alike
+            at, what, code = alike
             meant = plain(word)
-            message, code = (
-                (f"{what}: write {clip(meant)}" if _readable(meant) else what),
-                _LOOK_ALIKE,
-            )
+            message = f"{what}: write {clip(meant)}" if _readable(meant) else what
             line, column = where.at(text, pos + at)
     error = LogSyntaxError(
         message,
@@ -444,6 +441,18 @@ def _readable(word: str) -> bool:
         or word.lower() in KEYWORDS
         or result_regex().fullmatch(word)
     )
+
+
+def _slip(word: str) -> tuple[int, str, LogErrorCode] | None:
+    """Where in ``word`` a character stands that is not what it looks like (a letter of
+    another alphabet, a character drawn as nothing), what it is, and its code."""
+    if not _meant_as_notation(word):
+        return None
+    alike = look_alike(word)
+    if alike is not None:
+        return (*alike, _LOOK_ALIKE)
+    hidden = invisible(word)
+    return None if hidden is None else (*hidden, LogErrorCode.INVISIBLE)
 
 
 def _meant_as_notation(word: str) -> bool:
