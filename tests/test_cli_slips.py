@@ -185,6 +185,38 @@ def test_record_names_a_look_alike_letter_too() -> None:
     assert error.column == 12  # in the typed line
 
 
+@pytest.mark.parametrize(
+    ("field", "written", "code", "message"),
+    [
+        ("card", "АC", "look-alike", "'А' is the Cyrillic letter А, not the Latin A: write AC"),
+        ("target", "К", "look-alike", "'К' is the Cyrillic letter К, not the Latin K: write K"),
+        ("source", "r1З", None, None),  # no look-alike of a Latin letter: the general message
+        (
+            "card",
+            "A\u200bC",
+            "invisible",
+            "an invisible zero-width space (U+200B) stands here: write AC",
+        ),
+    ],
+)
+def test_a_json_move_names_a_look_alike_letter_too(
+    field: str, written: str, code: str | None, message: str | None
+) -> None:
+    """A program or a hand-edited JSON file: the same slips, named at the field."""
+    move: dict[str, Any] = {"kind": "card", "source": "r1", "card": "AC", "target": "A"}
+    move[field] = written
+    document = {"format": "sunlog/1", "games": [{"tags": [], "moves": [move]}]}
+    result = run("check", "--json", "-", input=json.dumps(document))
+    assert result.exit_code == 1, result.stdout
+    error = json.loads(result.stdout.splitlines()[0])["error"]
+    if code is None:
+        assert error["code"] == "not-a-document"
+        assert error["message"].endswith("is not a card move")
+    else:
+        assert error["code"] == code
+        assert error["message"] == f"games[0].moves[0].{field}: {message}"
+
+
 # ------------------------------------------------------------ a move word misspelled
 
 

@@ -41,6 +41,7 @@ from sunlog.engine.position import position_variant
 from sunlog.notation.errors import LogErrorCode, LogSyntaxError
 from sunlog.notation.game import RESULTS, Game, GameMove, Tag
 from sunlog.notation.resolve import ResolvedGame
+from sunlog.notation.slips import invisible, look_alike, plain
 from sunlog.notation.writer import comment_fault, number_fault, tag_value_fault
 
 __all__ = [
@@ -454,7 +455,19 @@ def _card(value: Any, where: _Path) -> Card:
     try:
         return Card.parse(text)
     except ValueError as exc:
-        raise where.fail(str(exc)) from None
+        raise _slip(text, where) or where.fail(str(exc)) from None
+
+
+def _slip(text: str, where: _Path) -> LogSyntaxError | None:
+    """A letter of another alphabet drawn like a Latin one, or a character drawn as nothing,
+    in a string the notation reads: named as the text reader names it, with the string
+    as meant (:mod:`sunlog.notation.slips`)."""
+    found, code = look_alike(text), LogErrorCode.LOOK_ALIKE
+    if found is None:
+        found, code = invisible(text), LogErrorCode.INVISIBLE
+    if found is None:
+        return None
+    return LogSyntaxError(f"{where.text}: {found[1]}: write {clip(plain(text))}", code=code)
 
 
 def move_from_json(data: Any, where: _Path | None = None) -> GameMove:
@@ -482,7 +495,11 @@ def move_from_json(data: Any, where: _Path | None = None) -> GameMove:
         try:
             move = Move.parse_card_move(text)
         except InvalidMoveError:
-            raise where.fail(f"{clip(text)!r} is not a card move") from None
+            raise (
+                (_slip(source, where / "source") if source else None)
+                or _slip(target, where / "target")
+                or where.fail(f"{clip(text)!r} is not a card move")
+            ) from None
     elif kind in (MoveKind.OPEN, MoveKind.GATHER):
         ray = _expect(data.get("ray"), int, where / "ray", "a ray number")
         try:
