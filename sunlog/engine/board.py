@@ -9,17 +9,15 @@ canonical form and reports its :meth:`Board.status`. It knows nothing of text fi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from sunlog.engine.boardjson import position_json
 from sunlog.engine.canonical import canonical_form
 from sunlog.engine.cards import Card
-from sunlog.engine.deal import wind_row
 from sunlog.engine.explain import ambiguous, explain_card
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
 from sunlog.engine.rules import DEALS, RAYS, Stage, Status, Variant
-from sunlog.engine.stages import check_gather, check_open, resolve_deal, resolve_wind
+from sunlog.engine.stages import STAGE_ACTIONS
 from sunlog.engine.state import (
     FOUNDATION_PILE,
     NO_PILE,
@@ -46,9 +44,6 @@ _Plan = tuple[Place, int, int, Card, int, int]
 # out, a push took 1.9 µs instead of 1.4 (canonical logs; 2.9 against 2.0 for short forms).
 _E_LEFT = End.LEFT
 _K_CARD = MoveKind.CARD
-_K_DEAL = MoveKind.DEAL
-_K_GATHER = MoveKind.GATHER
-_K_OPEN = MoveKind.OPEN
 _P_ACES = Place.ACES
 _P_CLOUD = Place.CLOUD
 _P_KINGS = Place.KINGS
@@ -126,25 +121,9 @@ class Board(BoardState):
             for reading in self.readings()
             for target, dst in self.targets(reading)
         ]
-        moves.extend(self._stage_actions())
+        for action in STAGE_ACTIONS.values():
+            moves.extend(action.moves(self))
         return moves
-
-    def _stage_actions(self) -> Iterator[Move]:
-        if self.deals < DEALS:
-            if self._deck is not None:
-                yield Move.deal()
-            return
-        if self.stage < Stage.SUNSET and self._rules.opens:
-            for n in range(self.opened + 1, RAYS + 1):
-                yield Move.open(n)
-        if self.stage < Stage.WIND:
-            for n in range(self.gathered + 1, RAYS + 1):
-                yield Move.gather(n)
-                if self._rays[n - 1]:
-                    break
-            else:
-                if self.deal_number is not None:
-                    yield Move.wind()
 
     # ---------------------------------------------------------------- pushing
 
@@ -158,19 +137,11 @@ class Board(BoardState):
 
     def canonical(self, move: Move) -> Move:
         """The canonical form of a legal move here (raises like :meth:`push` otherwise)."""
-        plan = self._resolve(move)
         if move.kind is MoveKind.CARD:
-            reading, target, dst = plan
+            reading, target, dst = self._resolve_card(move)
             return canonical_form(self, reading, target, pile_index(dst))
-        if move.kind is MoveKind.DEAL and self._deck is not None:
-            return Move.deal()
-        if (
-            move.kind is MoveKind.WIND
-            and self.deal_number is not None
-            and list(plan[0]) == wind_row(self.deal_number, self.collected())
-        ):
-            return Move.wind()
-        return move
+        action = STAGE_ACTIONS[move.kind]
+        return action.canonical(self, move, action.resolve(self, move))
 
     def shortest(self, move: Move) -> Move:
         """The shortest form of a card move that reads as it does here (SPEC 5.2): the bare
@@ -194,11 +165,9 @@ class Board(BoardState):
         """``move``, just pushed here, as a game played with real cards writes it: a deal
         naming the 13 cards it dealt (ray 1 first), the wind naming its row; other moves as
         they are. Such a log needs no Deal tag."""
-        if move.kind is MoveKind.DEAL:
-            return Move.deal([ray[-1] for ray in self._rays])
-        if move.kind is MoveKind.WIND:
-            return Move.wind(self._piles[WIND_PILE])
-        return move
+        if move.kind is MoveKind.CARD:
+            return move
+        return STAGE_ACTIONS[move.kind].named(self, move)
 
     def push(self, move: Move) -> None:
         """Check ``move`` against every rule and play it."""
@@ -213,14 +182,9 @@ class Board(BoardState):
                 self._settle(move, plans)
             _, _, pos, moved, source, dest = plans[0]
             self._move_card(moved, source, pos, dest)
-        elif kind is _K_DEAL:
-            self._deal(resolve_deal(self, move))
-        elif kind is _K_OPEN:
-            self._open(check_open(self, move.index))
-        elif kind is _K_GATHER:
-            self._gather(check_gather(self, move.index))
         else:
-            self._wind(resolve_wind(self, move))
+            action = STAGE_ACTIONS[kind]
+            action.apply(self, action.resolve(self, move))
         self.move_stack.append(move)
 
     def push_text(self, text: str) -> Move:
@@ -236,20 +200,11 @@ class Board(BoardState):
         self._take_back()
         return self.move_stack.pop()
 
-    def _resolve(self, move: Move) -> tuple[Any, ...]:
+    def _resolve(self, move: Move) -> object:
         """Check a move without playing it; return what is needed to apply it."""
-        kind = move.kind
-        if kind is MoveKind.CARD:
+        if move.kind is MoveKind.CARD:
             return self._resolve_card(move)
-        if kind is MoveKind.DEAL:
-            return (resolve_deal(self, move),)
-        if kind is MoveKind.OPEN:
-            check_open(self, move.index)
-        elif kind is MoveKind.GATHER:
-            check_gather(self, move.index)
-        else:
-            return (resolve_wind(self, move),)
-        return ()
+        return STAGE_ACTIONS[move.kind].resolve(self, move)
 
     # ------------------------------------------------------------- card moves
 

@@ -9,24 +9,16 @@ position's undo record and piles, and change nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sunlog.engine import played as p
 from sunlog.engine.canonical import canonical_form
 from sunlog.engine.cards import Card, Suit
-from sunlog.engine.deal import wind_row
 from sunlog.engine.moves import End, Move, MoveKind, Place, Target
-from sunlog.engine.rules import RAYS
-from sunlog.engine.state import (
-    CARD,
-    DEAL,
-    FOUNDATION_PILE,
-    GATHER,
-    OPEN,
-    WIND_PILE,
-    BoardState,
-    pile_of,
-    place_of,
-)
+from sunlog.engine.state import CARD, FOUNDATION_PILE, BoardState, pile_of, place_of
+
+if TYPE_CHECKING:
+    from sunlog.engine.stages import StageAction
 
 __all__ = ["last_played", "playable"]
 
@@ -38,37 +30,10 @@ def last_played(board: BoardState) -> p.Played:
     no move has been played."""
     record = board.last_record()
     move = board.move_stack[-1]
-    tag = record[0]
-    if tag == CARD:
-        return _card_played(board, move, record[1], record[2], record[3])
-    if tag == DEAL:
-        cards = tuple(record[1])
-        canonical = Move.deal() if board.deck_known else Move.deal(cards)
-        return p.Dealt(canonical, cards)
-    if tag == OPEN:
-        return p.Opened(Move.open(board.opened), board.opened)
-    if tag == GATHER:
-        # Not ``cards``: that name is a tuple above, and a list here would fail the
-        # compiled build's check of the variable's type.
-        _, n, picked, dealt, cloud = record[:5]
-        return p.Gathered(
-            Move.gather(n),
-            n,
-            tuple(picked),
-            tuple((n + 1 + i, picked[i]) for i in range(dealt)),
-            board.cloud_count if cloud else None,
-            tuple(picked[RAYS - n :]) if cloud else (),
-        )
-    row = list(board.pile(WIND_PILE))
-    canonical = Move.wind(row)
-    if move.cards is None:  # the row the Deal tag derives
-        canonical = move
-    elif board.deal_number is not None:
-        collected = [c for cloud in record[1] for c in cloud]
-        collected += [c for ray in record[2] for c in ray]
-        if row == wind_row(board.deal_number, collected):
-            canonical = Move.wind()
-    return p.WindBlown(canonical, tuple(row))
+    if record[0] is not CARD:  # a stage action says what it did
+        action: StageAction = record[0]
+        return action.played(board, move, record)
+    return _card_played(board, move, record[1], record[2], record[3])
 
 
 def _card_played(board: BoardState, move: Move, source: int, pos: int, dest: int) -> p.Played:

@@ -21,17 +21,13 @@ from sunlog.engine.cards import Card
 from sunlog.engine.deal import deal_deck
 from sunlog.engine.errors import BoardArgumentError
 from sunlog.engine.moves import Move, Place, Target
-from sunlog.engine.rules import DEALS, RAYS, RULES, Stage, Status, Variant, VariantRules, gather_out
+from sunlog.engine.rules import DEALS, RAYS, RULES, Stage, Status, Variant, VariantRules
 
 __all__ = [
     "CARD",
-    "DEAL",
     "FOUNDATION_PILE",
-    "GATHER",
     "NO_PILE",
-    "OPEN",
     "STOCK",
-    "WIND",
     "WIND_PILE",
     "BoardState",
     "Reading",
@@ -56,10 +52,9 @@ STOCK = -1
 #: What :meth:`BoardState.dest` answers when a card may not go where a move says.
 NO_PILE = -1
 
-# The undo records, tagged by their first item: (CARD, source, pos, destination),
-# (DEAL, cards), (OPEN, open_ray, opened, stage), (GATHER, ray, cards, dealt, cloud made,
-# open_ray, gathered, stage), (WIND, clouds, rays, stage).
-CARD, DEAL, OPEN, GATHER, WIND = range(5)
+#: The head of a card move's undo record, (CARD, source, pos, destination); a stage
+#: action's record begins with the action (:mod:`sunlog.engine.stages`), which undoes it.
+CARD = None
 
 # Enum members as module constants for the rule asked on every card move (:meth:`dest`):
 # on Python 3.11, reading ``Target.RAY`` takes 0.29 µs (the enum metaclass's __getattr__
@@ -445,110 +440,66 @@ class BoardState:
         self._undo.append((CARD, source, pos, dest))
 
     def _relocate(self, card: Card, source: int, dest: int) -> None:
-        """The index: one copy of ``card`` has gone from pile ``source`` to ``dest`` (moves,
-        deals, gathers and their undo write these two lines out: a call each cost 10% of
-        a check)."""
+        """The index: one copy of ``card`` has gone from pile ``source`` (or :data:`STOCK`)
+        to ``dest``."""
         at = self._where[card]
         at[at[0] != source] = dest
 
-    def _deal(self, cards: list[Card]) -> None:
-        """Deal ``cards`` (13) from the stock, one onto each ray (SPEC 3.2)."""
-        where = self._where
-        for n, (ray, card) in enumerate(zip(self._rays, cards, strict=True)):
-            ray.append(card)
-            at = where[card]
-            at[at[0] != STOCK] = n
-        self.deals += 1
-        self._undo.append((DEAL, cards))
+    # The primitive changes the stage actions (engine/stages.py) are built from: each
+    # keeps the piles and the index in step, or says which of the two it leaves to a
+    # following call.
 
-    def _open(self, n: int) -> None:
-        """Open ray ``n``: stage 2 (SPEC 3.3)."""
-        self._undo.append((OPEN, self.open_ray, self.opened, self.stage))
-        self.open_ray = self.opened = n
-        self.stage = Stage.SUN_PLAYS
+    def _lay(self, card: Card, source: int, dest: int) -> None:
+        """Lay ``card`` on top of pile ``dest``, its copy coming from ``source`` (the
+        stock, or a pile it was taken off with :meth:`_lift` or :meth:`_take_all`)."""
+        self._piles[dest].append(card)
+        at = self._where[card]
+        at[at[0] != source] = dest
 
-    def _gather(self, n: int) -> None:
-        """Gather ray ``n`` and deal it out onto the rays after it, the rest as a new cloud
-        (SPEC 3.4)."""
-        ray = self._rays[n - 1]
-        cards = ray[:]
-        ray.clear()
-        onto, rest = gather_out(cards, n)
-        where = self._where
-        for m, card in enumerate(onto, n):
-            self._rays[m].append(card)
-            at = where[card]
-            at[at[0] != n - 1] = m
-        if rest:
-            cloud = len(self._piles)
-            self._piles.append(list(rest))
-            for card in rest:
-                at = where[card]
-                at[at[0] != n - 1] = cloud
-        self._undo.append(
-            (GATHER, n, cards, len(onto), bool(rest), self.open_ray, self.gathered, self.stage)
-        )
-        self.gathered = n
-        self.open_ray = None
-        self.stage = Stage.SUNSET
+    def _lift(self, pile: int) -> Card:
+        """Take the top card off pile ``pile``; the index still says it lies there, until
+        it is laid (:meth:`_lay`) or relocated."""
+        return self._piles[pile].pop()
 
-    def _wind(self, row: list[Card]) -> None:
-        """The wind (SPEC 3.5): every card of the clouds and rays into ``row``."""
-        clouds = [cloud[:] for cloud in self._piles[WIND_PILE + 1 :]]
-        rays = [ray[:] for ray in self._rays]
-        for pile in self._piles[WIND_PILE + 1 :]:
-            pile.clear()
-        for pile in self._rays:
-            pile.clear()
-        for at in self._where:
-            for k in (0, 1):
-                if STOCK < at[k] < FOUNDATION_PILE or at[k] > WIND_PILE:  # a ray or a cloud
-                    at[k] = WIND_PILE
-        self._undo.append((WIND, clouds, rays, self.stage))
-        self._piles[WIND_PILE].extend(row)
-        self.stage = Stage.WIND
+    def _take_all(self, pile: int) -> list[Card]:
+        """Take every card off pile ``pile`` (the pile stays, empty); the index still says
+        they lie there, until they are laid or relocated."""
+        cards = self._piles[pile]
+        taken = cards[:]
+        cards.clear()  # the same list: the rays and foundations are views of the piles
+        return taken
+
+    def _put_back(self, pile: int, cards: list[Card]) -> None:
+        """Put ``cards`` on pile ``pile``, where the index already says they lie."""
+        self._piles[pile].extend(cards)
+
+    def _new_cloud(self) -> int:
+        """Make a new, empty cloud and return its pile number."""
+        self._piles.append([])
+        return len(self._piles) - 1
+
+    def _drop_cloud(self) -> list[Card]:
+        """Take the last cloud away and return its cards (to be laid or relocated)."""
+        return self._piles.pop()
+
+    def _log(self, record: tuple[Any, ...]) -> None:
+        """Log a stage action's undo record: it begins with the action, which undoes it."""
+        self._undo.append(record)
 
     def _take_back(self) -> None:
-        """Undo the last change, as its record says."""
+        """Undo the last change, as its record says: a card move here, a stage action by
+        the action its record begins with (engine/stages.py)."""
         record = self._undo.pop()
-        tag = record[0]
+        head = record[0]
+        if head is not CARD:
+            head.undo(self, record)
+            return
+        _, source, pos, dest = record
         piles = self._piles
-        if tag == CARD:
-            _, source, pos, dest = record
-            card = piles[dest].pop()
-            piles[source].insert(pos, card)
-            at = self._where[card]
-            at[at[0] != dest] = source
-        elif tag == DEAL:
-            where = self._where
-            for n, ray in enumerate(self._rays):
-                at = where[ray.pop()]
-                at[at[0] != n] = STOCK
-            self.deals -= 1
-        elif tag == OPEN:
-            _, self.open_ray, self.opened, self.stage = record
-        elif tag == GATHER:
-            _, n, cards, dealt, cloud, self.open_ray, self.gathered, self.stage = record
-            for m in range(n, n + dealt):
-                self._relocate(self._rays[m].pop(), m, n - 1)
-            if cloud:
-                code = len(piles) - 1
-                for card in piles.pop():
-                    self._relocate(card, code, n - 1)
-            self._rays[n - 1].extend(cards)
-        else:
-            _, clouds, rays, self.stage = record
-            for k, cards in enumerate(clouds, 1):
-                self._restore(cloud_pile(k), cards)
-            for n, cards in enumerate(rays):
-                self._restore(n, cards)
-            piles[WIND_PILE].clear()
-
-    def _restore(self, pile: int, cards: list[Card]) -> None:
-        """Undoing the wind: ``cards`` go back from the wind row onto pile ``pile``."""
-        self._piles[pile].extend(cards)
-        for card in cards:
-            self._relocate(card, WIND_PILE, pile)
+        card = piles[dest].pop()
+        piles[source].insert(pos, card)
+        at = self._where[card]
+        at[at[0] != dest] = source
 
 
 def open_ray_cards(ray: Sequence[Card]) -> Iterator[tuple[int, Card]]:
