@@ -124,14 +124,12 @@ class Deal(StageAction):
 
     def apply(self, board: BoardState, plan: Plan) -> None:
         cards = plan[1]
-        for n, card in enumerate(cards):
-            board._lay(card, STOCK, n)
+        board._lay_across(cards, STOCK, 0)
         board.deals += 1
         board._log((self, cards))
 
     def undo(self, board: BoardState, record: tuple[Any, ...]) -> None:
-        for n in range(RAYS):
-            board._relocate(board._lift(n), n, STOCK)
+        board._lift_across(0, RAYS, STOCK)
         board.deals -= 1
 
     def moves(self, board: BoardState) -> list[Move]:
@@ -221,14 +219,11 @@ class Gather(StageAction):
 
     def apply(self, board: BoardState, plan: Plan) -> None:
         n = plan[0]
-        cards = board._take_all(n - 1)
+        cards = board._take_all(n - 1, n - 1)
         onto, rest = gather_out(cards, n)
-        for m, card in enumerate(onto, n):
-            board._lay(card, n - 1, m)
+        board._lay_across(onto, n - 1, n)
         if rest:
-            cloud = board._new_cloud()
-            for card in rest:
-                board._lay(card, n - 1, cloud)
+            board._lay_all(rest, n - 1, board._new_cloud())
         board._log(
             (self, n, cards, len(onto), bool(rest), board.open_ray, board.gathered, board.stage)
         )
@@ -237,15 +232,13 @@ class Gather(StageAction):
         board.stage = Stage.SUNSET
 
     def undo(self, board: BoardState, record: tuple[Any, ...]) -> None:
-        # The cards go back in the order they were dealt out (those onto the rays, then
-        # the cloud's), which is the ray's own order.
+        # Back in the order they were dealt out (onto the rays, then the cloud): the
+        # ray's own order.
         _, n, _, dealt, cloud, board.open_ray, board.gathered, board.stage = record
-        for m in range(n, n + dealt):
-            board._lay(board._lift(m), m, n - 1)
+        board._put_back(n - 1, board._lift_across(n, dealt, n - 1))
         if cloud:
-            pile = cloud_pile(board.cloud_count)
-            for card in board._drop_cloud():
-                board._lay(card, pile, n - 1)
+            board._put_back(n - 1, board._take_all(cloud_pile(board.cloud_count), n - 1))
+            board._drop_cloud()
 
     def moves(self, board: BoardState) -> list[Move]:
         moves: list[Move] = []
@@ -310,27 +303,21 @@ class Wind(StageAction):
         return 0, row
 
     def apply(self, board: BoardState, plan: Plan) -> None:
-        clouds = [board._take_all(cloud_pile(k)) for k in range(1, board.cloud_count + 1)]
-        rays = [board._take_all(n) for n in range(RAYS)]
-        for k, cards in enumerate(clouds, 1):
-            for card in cards:
-                board._relocate(card, cloud_pile(k), WIND_PILE)
-        for n, cards in enumerate(rays):
-            for card in cards:
-                board._relocate(card, n, WIND_PILE)
+        clouds = [
+            board._take_all(cloud_pile(k), WIND_PILE) for k in range(1, board.cloud_count + 1)
+        ]
+        rays = [board._take_all(n, WIND_PILE) for n in range(RAYS)]
         board._log((self, clouds, rays, board.stage))
         board._put_back(WIND_PILE, plan[1])
         board.stage = Stage.WIND
 
     def undo(self, board: BoardState, record: tuple[Any, ...]) -> None:
         _, clouds, rays, board.stage = record
-        board._take_all(WIND_PILE)
+        board._take_all(WIND_PILE, WIND_PILE)
         for k, cards in enumerate(clouds, 1):
-            for card in cards:
-                board._lay(card, WIND_PILE, cloud_pile(k))
+            board._lay_all(cards, WIND_PILE, cloud_pile(k))
         for n, cards in enumerate(rays):
-            for card in cards:
-                board._lay(card, WIND_PILE, n)
+            board._lay_all(cards, WIND_PILE, n)
 
     def moves(self, board: BoardState) -> list[Move]:
         if (
