@@ -320,13 +320,11 @@ class Wind(StageAction):
             board._lay_all(cards, WIND_PILE, n)
 
     def moves(self, board: BoardState) -> list[Move]:
-        if (
-            board.deals < DEALS
-            or board.stage >= Stage.WIND
-            or board.deal_number is None
-            or _waiting(board)
-        ):
+        if board.deals < DEALS or board.stage >= Stage.WIND or board.deal_number is None:
             return []
+        for n in range(board.gathered + 1, RAYS + 1):
+            if board.pile(n - 1):  # a ray still to gather: no wind yet
+                return []
         return [Move.wind()]
 
     def canonical(self, board: BoardState, move: Move, plan: Plan) -> Move:
